@@ -1,6 +1,6 @@
 """The words the course's glossary decided against do not appear in the prose.
 
-The table of docs/words.md, "Words we do not use", lists (language, pattern, use instead). The
+The tables of docs/words.md, "Words we do not use", one per language, list (pattern, use instead). The
 prose checked is what a reader sees in that language: the Markdown cells and
 translated comments of every source in src/ and every text of the quiz questions;
 the texts the modules in MESSAGE_MODULES hold (feedback and grader messages, the
@@ -14,8 +14,8 @@ texts are read as Markdown is: the site captions a figure with an alt text's fir
 sentence. Inline code, math, URLs and HTML tags are not prose, nor are section
 numbers (§2.3), heading numbers and the version numbers of NAMED_TOOLS.
 
-Every line of the table is a row: one the check cannot read (a pattern out of code
-font, a language that is not one of LANGUAGES) fails ``test_the_table_is_read``
+Every line of a table is a row: one the check cannot read (a pattern out of code
+font, a table whose heading names no language of LANGUAGES) fails ``test_the_table_is_read``
 instead of being skipped.
 """
 
@@ -37,16 +37,24 @@ WORDS = ROOT / "docs" / "words.md"
 
 
 def read_table(text):
-    """The rows of the table of docs/words.md (``text``), each (lang, pattern, use instead, markdown only), and
-    the lines of the table that are no such row: every line of it but the header and its rule is a row."""
+    """The rows of the tables of docs/words.md (``text``), each (lang, pattern, use instead, markdown only), and
+    the lines of the tables that are no such row. Each language has its own table under a heading that ends with
+    its code, ``### Russian (ru)``; every line of a table but its header and rule is a row, and a heading that
+    names no language of the course, with every row under it, is unreadable, as is a row under no heading."""
     table = text.split("# Words we do not use", 1)[1].split("\n## ", 1)[0]   # up to a next section, if any
-    rows, unreadable = [], []
+    rows, unreadable, lang = [], [], None
     for line in table.splitlines():
-        if not line.startswith("|") or re.match(r"\|\s*lang\s*\|", line) or re.fullmatch(r"\|[\s:|-]+\|\s*", line):
+        if line.startswith("### "):
+            heading = re.fullmatch(r"### .*\((\w+)\)\s*", line)
+            lang = heading.group(1) if heading and heading.group(1) in LANGUAGES else None
+            if lang is None:
+                unreadable.append(line)
             continue
-        match = re.match(r"\|\s*(" + "|".join(LANGUAGES) + r")\s*\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
-        if match:
-            lang, pattern, instead = (g.replace("\x00", "|") for g in match.groups())
+        if not line.startswith("|") or re.match(r"\|\s*pattern\s*\|", line) or re.fullmatch(r"\|[\s:|-]+\|\s*", line):
+            continue
+        match = re.match(r"\|\s*`(.+?)`[^|]*\|\s*(.+?)\s*\|\s*$", line.replace("\\|", "\x00"))
+        if match and lang:
+            pattern, instead = (g.replace("\x00", "|") for g in match.groups())
             markdown_only = instead.startswith("[Markdown]")
             rows.append((lang, re.compile(pattern, re.IGNORECASE), instead, markdown_only))
         else:
@@ -183,19 +191,24 @@ def violations(texts):
 def test_the_table_is_read():
     langs = {lang for lang, _, _, _ in RULES}
     assert langs == set(LANGUAGES) and len(RULES) >= 20, "the table of docs/words.md was not parsed"
-    assert not UNREADABLE, "rows of docs/words.md the check cannot read (pattern in code font? lang zh, en or ru?):\n" + \
+    assert not UNREADABLE, "rows of docs/words.md the check cannot read (pattern in code font? heading ending (zh), (en) or (ru)?):\n" + \
         "\n".join(UNREADABLE)
 
 
 def test_a_row_the_check_cannot_read_is_reported():
     """Negative control: a pattern out of code font, a language in capitals and one the course does not have were
-    once skipped without a word (read57 G L15); only the well-formed row is read."""
-    text = ("# Words we do not use\n\n| lang | pattern | use instead |\n| --- | --- | --- |\n"
-            "| en | `hand-set` | hand-chosen |\n| en | hand-set | hand-chosen |\n| ZH | `手设` | 手工设定的参数 |\n"
-            "| de | `Kapitel` | Abschnitt |\n")
+    once skipped without a word (read57 G L15); only the well-formed row is read. Since each language has its own
+    table (read62 G L19), the language is its heading's: a row under no heading, or under a heading that names no
+    language of the course, is reported with that heading."""
+    text = ("# Words we do not use\n\n| `stray` | a row before any heading |\n\n### English (en)\n\n"
+            "| pattern | use instead |\n| --- | --- |\n| `hand-set` | hand-chosen |\n| hand-set | hand-chosen |\n"
+            "| en | `hand-set` | hand-chosen |\n\n### Chinese (ZH)\n\n| `手设` | 手工设定的参数 |\n\n"
+            "### German (de)\n\n| `Kapitel` | Abschnitt |\n\n## What the test reads\n\n| `after` | the tables |\n")
     rows, unreadable = read_table(text)
-    assert [pattern.pattern for _, pattern, _, _ in rows] == ["hand-set"]
-    assert unreadable == ["| en | hand-set | hand-chosen |", "| ZH | `手设` | 手工设定的参数 |", "| de | `Kapitel` | Abschnitt |"]
+    assert [(lang, pattern.pattern) for lang, pattern, _, _ in rows] == [("en", "hand-set")]
+    assert unreadable == ["| `stray` | a row before any heading |", "| hand-set | hand-chosen |",
+                          "| en | `hand-set` | hand-chosen |", "### Chinese (ZH)", "| `手设` | 手工设定的参数 |",
+                          "### German (de)", "| `Kapitel` | Abschnitt |"]
 
 
 def test_the_alt_texts_are_read():
@@ -205,7 +218,7 @@ def test_the_alt_texts_are_read():
     assert {lang for _, lang, _, _ in texts} == set(LANGUAGES) and len(texts) >= 30
     assert all(where.startswith(("src/chapters/", "src/solutions/")) for where, _, _, _ in texts)
     found = violations([("demo", "ru", "Каузальная маска: веса 0.5 над диагональю", "alt")])
-    assert len(found) == 2 and "'0.5'" in found[0] and "'Каузальн'" in found[1], found
+    assert sorted(f.split(": ", 1)[1].split(" -> ")[0] for f in found) == ["'0.5'", "'Каузальн'"], found
 
 
 def test_only_the_named_tools_have_versions_that_are_not_prose():
@@ -236,7 +249,7 @@ def test_no_forbidden_words_in_the_sources(path):
 def test_scoring_words_are_told_apart():
     """计入损失 (a position enters the loss) against 计分 (exercise points), intervals 0～i (read6 zh)."""
     found = violations([("demo", "zh", "哪些位置计分，由目标决定；第 t 行只读键 0…t", "markdown")])
-    assert len(found) == 2 and "'计分'" in found[0] and "'0…t'" in found[1], found
+    assert sorted(f.split(": ", 1)[1].split(" -> ")[0] for f in found) == ["'0…t'", "'计分'"], found
     assert not violations([("demo", "zh", "计分方法：评分时这一题不计分，整份提交不计分；统计分数的个数；"
                                        "哪些位置计入损失；`0 … T−1` 是代码", "markdown")])
 
@@ -371,8 +384,8 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     «составные части»; it passed because the check above matches a stem, and «компоне» also finds a vector's
     «компонента» (read62 G C1). docs/glossary.md says so, the stems do match, and the row is the course's word."""
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
-    assert ("English and Russian words by their stems: it cannot tell two senses apart («компонент» of the model "
-            "would pass on a vector's «компонента»).") in page
+    assert ("It matches English and Russian words by their stems, so it cannot tell two senses apart: «компонент» "
+            "of the model would pass on a vector's «компонента».") in page
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
     assert "| part (of the model: mask, heads, positions, cache) | 部件 | составная часть |" in page
 

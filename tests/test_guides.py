@@ -923,7 +923,7 @@ def test_the_texts_the_glossary_test_reads_are_the_ones_words_md_lists():
     the labels of the interactive figures and the diagrams)."""
     from test_glossary import MESSAGE_MODULES
     text = flat("docs", "words.md")
-    listed = text[text.index("The test reads:"):text.index("Before it matches")]
+    listed = text[text.index("## What the test reads"):text.index("Before it matches")]
     for module in MESSAGE_MODULES:
         assert f"`{module.replace('.', '/')}.py`" in listed, module
 
@@ -1476,10 +1476,10 @@ def test_words_md_names_the_placeholders_the_glossary_check_reads_as_one_word():
     examples = re.findall(r"`([^`]+)`", m.group(1)) if m else []
     assert examples and all(test_glossary.PLACEHOLDER.fullmatch(e) for e in examples), examples
     assert [test_glossary.PLACEHOLDER.sub("¤", s) for s in ("{0}", "{}", "{{lang}}")] == ["{0}", "{}", "{¤}"]
-    said = re.search(r'\("([^"]+)" reads as "([^"]+)"\); a pattern may name `¤` \(the ru `seed` row does\)', text)
+    said = re.search(r'\("([^"]+)" reads as "([^"]+)"\)\. A pattern may name `¤`, as the Russian `seed` row does\.',
+                     text)
     assert said and test_glossary.PLACEHOLDER.sub("¤", said.group(1)) == said.group(2), said
-    rows = [line for line in (ROOT / "docs" / "words.md").read_text(encoding="utf-8").splitlines()
-            if line.startswith("| ru |") and r"\bseed\b" in line]
+    rows = [pattern.pattern for lang, pattern, _, _ in test_glossary.RULES if lang == "ru" and r"\bseed\b" in pattern.pattern]
     assert rows and all("¤" in row for row in rows), rows
 
 def test_words_md_names_the_tools_whose_versions_are_not_prose():
@@ -1489,12 +1489,20 @@ def test_words_md_names_the_tools_whose_versions_are_not_prose():
     text = flat("docs", "words.md")
     m = re.search(r'the check blanks out what is not prose: .*? the version numbers of (.*?) \("Python 3\.12"\)\.', text)
     assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
-    said = re.search(r'in Russian, the row `\\d\\.\\d` reports "Matplotlib (\d\.\d)" as a decimal point\. Write it in '
-                     r"code font, or add the tool to `NAMED_TOOLS` in the test", text)
+    said = re.search(r'Another tool\'s version is prose, so in Russian "Matplotlib (\d\.\d)" reads as a decimal point\. '
+                     r"The row `\\d\\.\\d` reports it in Markdown, and `tests/test_number_style.py` reports it in "
+                     r"Markdown, the quizzes and the interface texts\. Write it in code font, or add the tool to "
+                     r"`NAMED_TOOLS` in `tests/test_glossary.py`\.", text)
     assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
-    assert [row for row in test_glossary.RULES if row[0] == "ru" and row[1].pattern == r"\d\.\d"], "the row it names"
+    [row] = [row for row in test_glossary.RULES if row[0] == "ru" and row[1].pattern == r"\d\.\d"]   # the row it names
+    assert row[3], "the row is said to report it in Markdown only"
     found = test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "markdown")])
     assert len(found) == 1 and "decimal comma" in found[0], found
+    assert not test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "message")])
+    # read62 G L16: in an interface text the row is silent, and tests/test_number_style.py reports it there
+    import test_number_style
+    assert test_number_style.number_problems("ru", f"Matplotlib {said.group(1)}")
+    assert {"CELLS", "QUIZ_TEXTS", "catalogue_texts"} <= set(vars(test_number_style))
 
 
 def test_the_launch_note_is_said_to_exist_only_on_a_site_with_a_repository():
@@ -2418,10 +2426,10 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add the word it replaces")]
+    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add the word the new term replaces")]
     assert ("4. Translate, rebuild and confirm as CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes) says: steps 1 and 2 if the English changed, then steps 3 "
-            "and 4 (step 3 covers the figures and diagrams `--prose-only` leaves as they were).") in step
+            "and 4. Step 3 also covers the figures and diagrams that `--prose-only` leaves as they were.") in step
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
     loop = contributing[contributing.index("### When the English changes"):contributing.index("## Before you send")]
