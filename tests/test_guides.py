@@ -343,20 +343,20 @@ def test_the_numeric_configurations_the_guides_name_exist():
 
 def test_the_code_width_is_the_tests():
     """The width of a code line CONTRIBUTING.md gives is tests/test_code_width.py's WIDTH. The guide gives it once, in
-    "Rules for code cells", with what a line counts (it once gave it again for translated comments, which now point
-    to that rule): no other "at most N characters" of a code line or comment is left to drift. docs/translating.md
+    "Rules for code cells", with what a line counts, a translated comment included (it once gave it again for
+    translated comments, then pointed there from them; read62 A L8: the rule was one sentence with three levels of
+    parentheses): no other "at most N characters" of a code line or comment is left to drift. docs/translating.md
     gives it to the translator of a comment (read56 A2 L11), and so does the header of each prose catalogue."""
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
     rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
-    said = re.findall(r"a code line is at most (\d+) characters \(`tests/test_code_width\.py`\), counted as the "
-                      r"notebook shows it: with its indentation and, for a translated comment, the `# ` and its "
-                      r"translation \(and the code before a trailing comment\)", rules)
+    said = re.findall(r"a code line is at most (\d+) characters \(`tests/test_code_width\.py`\)\. Count the line as "
+                      r"the notebook shows it: its indentation, its code and, for a translated comment, the `# ` and "
+                      r"the translation\.", rules)
     assert said == [width.group(1)], said
     assert text.count(f"{width.group(1)} characters") == 1
     comments = text[text.index("### Translated comments"):text.index("### Rules for code cells")]
-    assert ("A translated comment counts towards the width of its line: see the last rule of [Rules for code "
-            "cells](#rules-for-code-cells)") in comments
+    assert not re.search(r"\d+ characters", comments), comments
     assert "at most" in rules.rsplit("* ", 1)[1]
     # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
     translating = flat("docs", "translating.md")
@@ -498,10 +498,10 @@ def test_the_limits_the_guides_quote_are_the_codes():
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     assert contributing.count(f"{int(most.group(1)):,}") == 1
-    start = contributing.index("### A function a section teaches")
+    start = contributing.index("### A new `lib` function")
     step = contributing[start:contributing.index("### An exercise", start)]
-    assert ('by the rules of [Changing lib](#changing-lib): its docstring, its argument check in `lib/validate.py`, '
-            'the size limit.') in step
+    assert ('by the rules of [Changing `lib`](#changing-lib): its docstring, its argument check in `lib/validate.py`, '
+            'the [size limit](#docstrings-and-size).') in step
     today = "`lib` is at that limit today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
     assert contributing.count("today") == 1 and "no room" not in contributing
@@ -511,8 +511,8 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
     assert lines == int(most.group(1)), (
-        f"lib has {lines} lines, not its limit of {most.group(1)}: CONTRIBUTING.md's step 1 of \"A function a section "
-        f"teaches\" says {today!r}; say how much room there is now (and change this test with it)")
+        f"lib has {lines} lines, not its limit of {most.group(1)}: CONTRIBUTING.md's step 1 of \"A new `lib` "
+        f"function\" says {today!r}; say how much room there is now (and change this test with it)")
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
                           instructors)
@@ -637,8 +637,9 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
 
 
 def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
-    """CONTRIBUTING.md and docs/maintainers.md say which modules of lib raise: lib/validate.py, and the one exception
-    they name (they once said no other module raised, though lib/plain_python.py checks its own arguments). They say
+    """docs/maintainers.md says which modules of lib raise: lib/validate.py, and the one exception it names (it once
+    said no other module raised, though lib/plain_python.py checks its own arguments). CONTRIBUTING.md said so too
+    until read62 (A L19: each thing said once); its "Argument checks" now links maintainers.md's section. They say
     "an exception of its own", what tests/test_lib_size.py counts (read62 A2 C5: "raises an exception" read as if a
     wrong model could not fail with an AttributeError). A bare `raise`, which passes one on, is not one of its own
     (docs/maintainers.md says so): the steps of lib/model.py and lib/decoder.py undo a failed step and raise again."""
@@ -648,7 +649,8 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
     passing_on = {name for name, tree in trees.items()
                   if any(isinstance(node, ast.Raise) and node.exc is None for node in ast.walk(tree))}
     assert passing_on - raising == {"model.py", "decoder.py"}, passing_on
-    for guide in ("CONTRIBUTING.md", "docs/maintainers.md"):
+    assert "](docs/maintainers.md#lib-what-it-answers-and-what-it-refuses)" in flat("CONTRIBUTING.md")
+    for guide in ("docs/maintainers.md",):
         text = flat(guide)
         said = re.findall(r"no other module (?:of `?lib`? )?raises an exception of its own(?: \(a bare `raise` only "
                           r"passes one on\))?,? except `lib/(\w+\.py)`", text, re.I)
@@ -1166,33 +1168,38 @@ def test_the_sizes_and_counts_site_readme_gives_are_the_codes():
 
 
 def test_the_notebook_time_target_is_the_benchmarks():
-    """CONTRIBUTING.md gives the target bench/notebook_times.py times a notebook against, and says that only §7
-    and §8, the two that train, have longer ones (`TARGETS`). It says what the script prints for a whole folder, as
-    the script computes it (read62 A2 C4: the guide said "all the section notebooks of one language together", but the
-    script prints the three languages' total divided by three, and counts the appendix in `chapters/`)."""
+    """docs/maintainers.md gives the targets bench/notebook_times.py times a notebook against: one for every
+    notebook, longer ones (`TARGETS`) only for §7 and §8, the two that train, and one for a whole folder, which the
+    script prints as it computes it (read62 A2 C4: CONTRIBUTING.md said "all the section notebooks of one language
+    together", but the script prints the three languages' total divided by three, and counts the appendix in
+    `chapters/`). CONTRIBUTING.md gave the same targets until read62 (A L7, A2 L19: one bullet of many clauses); it
+    now links that list, says that no test enforces it, and names the two notebooks that train."""
     from course_i18n import LANGUAGES
     text = flat("CONTRIBUTING.md")
-    m = re.search(r"`bench/notebook_times\.py` \(`make bench`\) prints each section and solution notebook's time, "
-                  r"marked if over its target: (\d+) s, more for §7 and §8, which train \(`TARGETS`\)\.", text)
-    assert m, "CONTRIBUTING.md no longer gives the notebooks' time target"
+    link = '([docs/maintainers.md, "Benchmarks"](docs/maintainers.md#benchmarks-what-make-bench-times))'
+    assert f"Keep each notebook within its time target {link}." in text
+    assert "no test enforces these targets. To save time in §7 or §8, which train," in text
+    m = re.search(r"`bench/notebook_times\.py`: at most (\d+) s for each notebook, except §7 \(at most (\d+) s\) and "
+                  r"§8 \(at most (\d+) s\), the two that train, and under (\d+) s per language for all the notebooks "
+                  r"of `chapters/` together, which the script prints as the three languages' total divided by three\.",
+                  flat("docs", "maintainers.md"))
+    assert m, "docs/maintainers.md no longer gives the notebooks' time targets"
     bench = (ROOT / "bench" / "notebook_times.py").read_text(encoding="utf-8")
     assert f"target = TARGETS.get(path.stem, {m.group(1)})" in bench
     assert 'flag = "" if seconds <= target else f"   over the {target} s target"' in bench
     assert 'parser.add_argument("--kinds", nargs="+", default=["chapters", "solutions"])' in bench
     targets = re.search(r"^TARGETS = (\{[^}]*\})", bench, re.M).group(1)
     assert {stem[:2] for stem, seconds in ast.literal_eval(targets).items() if seconds > int(m.group(1))} == {"07", "08"}
+    assert ast.literal_eval(targets) == {"07_decoder": int(m.group(2)), "08_real_text": int(m.group(3))}, targets
     # what it prints for a folder: the total and a third of it, every notebook of the folder counted
-    together = re.search(r"For each folder it also prints a third of the three languages' total, whose target is "
-                         r"(\d+) s in `chapters/` \(with the appendix\)\. No test enforces these targets\.", text)
-    assert together and f"PER_LANGUAGE_TARGET = {together.group(1)} " in bench, together
+    assert f"PER_LANGUAGE_TARGET = {m.group(4)} " in bench
     assert "per_language = total / 3" in bench and "for path in sorted((ROOT / kind).glob(f\"*/{args.only or '*'}.ipynb\")):" in bench
     assert len(LANGUAGES) == 3 and all((ROOT / "chapters" / lang / "appendix.ipynb").exists() for lang in LANGUAGES)
     assert "A benchmark, not a test: it prints and never fails." in bench
     assert re.search(r"^bench:.*\n(?:\t.*\n)*?\t\$\(PY\) bench/notebook_times\.py\n",
                      (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
-    # a new section keeps within the same target
-    assert ("notebooks within the time targets of [Rules for code cells](#rules-for-code-cells), including the one "
-            "for `chapters/`.") in text
+    # a new section keeps within the same targets
+    assert f"notebooks within the time targets {link}, including the one for all of `chapters/`;" in text
 
 
 def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
@@ -1216,8 +1223,8 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
             "docstring explains the check.") in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
-    assert "Without root, the root-mode tests skip; under `CI=true` they fail. The " \
-           "docstring of `tests/test_grading_sandbox.py` explains this" in contributing
+    assert "Without root, the root-mode tests are skipped; under `CI=true` they fail (the " \
+           "docstring of `tests/test_grading_sandbox.py` explains why)" in contributing
     # what CI=true is, said where the guide first names it (read61 A2 L23: it was said only in the sandbox part)
     first = contributing.index("`CI=true`")
     assert contributing[first:].startswith("`CI=true`, which the CI script `.ci/run` sets,"), contributing[first:first + 80]
@@ -1342,9 +1349,10 @@ def test_the_command_that_runs_a_new_exercise_selects_all_its_tests():
                 assert selects(node.name), node.name
 
 def test_no_variable_is_called_plain_mask():
-    """CONTRIBUTING.md's rule "No argument or variable is called plain `mask`" holds in lib/ and in the code
-    cells of src/ (§5 once looped `for mask in ...`, and lib/validate.py had `_first(mask)`)."""
-    assert "No argument or variable is called plain `mask`" in flat("CONTRIBUTING.md")
+    """CONTRIBUTING.md's rule "No argument or variable is named just `mask`" holds in lib/ and in the code
+    cells of src/ (§5 once looped `for mask in ...`, and lib/validate.py had `_first(mask)`; read62 A2 L14: "called
+    plain `mask`" read as if it were about `f.plain`)."""
+    assert "No argument or variable is named just `mask`" in flat("CONTRIBUTING.md")
     found = []
     for path in sorted(ROOT.glob("lib/*.py")) + sorted(ROOT.glob("src/*/*.py")):
         trees = [ast.parse(path.read_text(encoding="utf-8"))]
@@ -1435,9 +1443,9 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
            "flag there, such as `python-brace-format`" in steps and "an obsolete entry (`#~`)" in steps
     assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`:" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert ('Translate the new and fuzzy entries, then remove the marks `update` left and the obsolete entries, as '
-            '[docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says, and run `update` '
-            'again after saving.') in loop
+    assert ('Translate the new and fuzzy entries. Then remove the marks that `update` left, and the obsolete entries, '
+            'as [docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says. After saving, '
+            'run `update` again.') in loop
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     keep = "delete it once nothing in it is worth keeping"
@@ -1763,7 +1771,7 @@ def test_the_quick_loop_runs_the_section_in_every_language():
     from course_i18n import LANGUAGES
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    [pattern] = re.findall(r"^\.venv/bin/python -m pytest (chapters/\S+\.ipynb) ", loop, re.M)
+    [pattern] = re.findall(r"^ *\.venv/bin/python -m pytest (chapters/\S+\.ipynb) ", loop, re.M)
     assert sorted(p.parent.name for p in ROOT.glob(pattern)) == sorted(LANGUAGES), pattern
 
 
@@ -1830,7 +1838,7 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     left it out, and a reader who followed the list met a failing tests/test_sections.py): the form it shows,
     `"N": "NN_name"` with the number without a leading zero, is the form of every entry, the entries follow the
     section notebooks of _toc.yml, and tests/test_sections.py checks that the two agree. Since read57 (A1 L13, A2
-    L13) the list gives what the entry is for first, then how to write it, and ends with the new section's
+    L13) the list gives what the entry is for first, then how to write it, and names the new section's
     translations and notebooks, the steps of the loop "When the English changes", built without --prose-only
     (read58 A2 C3: the builder refuses it for a notebook that does not exist yet). No test counts the sections
     (read58 A2 C2: three did), so the list names none."""
@@ -1865,7 +1873,7 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     import inspect
     from tools import build_notebooks
     assert "does not exist yet" in inspect.getsource(build_notebooks.reuse_outputs)
-    loop = text[text.index("### When the English changes"):text.index("## Before you send a change")]
+    loop = text[text.index("## When the English changes"):text.index("## One source, three languages")]
     assert re.search(r"1\. .*tools/i18n\.py extract.* 2\. .* 3\. Rebuild .* 4\. .*translations\.py confirm", loop)
     assert " 5. " not in loop
 
@@ -2113,9 +2121,8 @@ def test_the_quiz_questions_are_said_to_be_on_the_site_and_in_the_books_not_in_t
     section (`print_answers`; it once said "only on the website", then read as if the questions moved to the end:
     read57 A1 L7); `make book`, then `make serve`, shows them. A quiz's first question is in no notebook."""
     text = flat("CONTRIBUTING.md")
-    assert ("No notebook holds the questions. The site inserts them at the end of their subsections; each PDF book "
-            "prints them there and gathers their answers at the end of the section. To see them, run `make book`, "
-            "then `make serve`.") in text                # read61 A L3, A2 L6: "in place and their answers" misread
+    assert ("No notebook holds the questions: the site and the PDF books put them at the end of their subsections "
+            "(run `make book`, then `make serve`, to see them).") in text   # read61 A L3, A2 L6; read62: shorter
     assert "def print_answers(" in (ROOT / "site" / "course_book.py").read_text(encoding="utf-8")
     assert "the questions in their sections, without their controls, and the answers here" in " ".join(
         (ROOT / "site" / "course_book.py").read_text(encoding="utf-8").split())
@@ -2290,7 +2297,8 @@ def test_the_layout_writes_only_the_catalogues_that_exist():
     named = re.findall(r"`(?:src/)?locales/\{([^}]*)\}/LC_MESSAGES/", layout)
     translated = sorted(set(LANGUAGES) - {"en"})
     assert len(named) == 2 and all(sorted(n.split(",")) == translated for n in named), named
-    assert "(English is the source)" in layout and "<lang>/LC_MESSAGES" not in layout
+    terms = text[text.index("**Terms.**"):text.index("## Layout")]    # where a catalogue is defined (read62)
+    assert "(English is the source)" in terms and "<lang>/LC_MESSAGES" not in layout
     for folder in (ROOT / "course_i18n" / "locales", ROOT / "src" / "locales"):
         assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == translated, folder
 
@@ -2302,9 +2310,9 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     from tools import build_notebooks, nbsource
     text = flat("CONTRIBUTING.md")
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
-    assert ("The notebook builder fills three placeholders, written with two braces. In Markdown and code: "
-            "`{{course_package}}`, what `%pip install` installs the course's code from, and `{{course_wheel}}`, the "
-            "file name of its wheel (`make wheel`). In code: `{{lang}}`, the notebook's language code.") in part
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}`, in Markdown and code: what "
+            "`%pip install` installs the course's code from; * `{{course_wheel}}`, in Markdown and code: the file name "
+            "of its wheel (`make wheel`); * `{{lang}}`, in code only: the notebook's language code.") in part  # read62 A L3
     assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
     assert "`{{name}}`" not in text.replace(part, "")
     assert re.search(r"^wheel:", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
@@ -2432,7 +2440,7 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
             "and 4. Step 3 also covers the figures and diagrams that `--prose-only` leaves as they were.") in step
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
-    loop = contributing[contributing.index("### When the English changes"):contributing.index("## Before you send")]
+    loop = contributing[contributing.index("## When the English changes"):contributing.index("## One source, three")]
     three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
     assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
     assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
@@ -2796,7 +2804,7 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     reader to each other)."""
     from tools import mutants
     text = flat("CONTRIBUTING.md")
-    changing = text[text.index("## Changing lib"):]
+    changing = text[text.index("## Changing `lib`"):]
     mutants_part = changing[changing.index("### Mutants"):]
     # what a mutant is and how to run one is said once, in "Changing lib", "Mutants" (read61 A2 L11: step 6 of a
     # new function gave the command and sent the reader to the end of the guide for the rest)
@@ -2821,7 +2829,7 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
 
 
 def test_a_mutant_run_restores_the_lib_file_it_rewrites(tmp_path, monkeypatch):
-    """CONTRIBUTING.md, step 7 of a new function (read57 A2 L11: the guide never said that tools/mutants.py edits lib
+    """CONTRIBUTING.md, "Mutants" (read57 A2 L11: the guide never said that tools/mutants.py edits lib
     in place): the mutant stands in the function's file while its tests run, and the file is restored when they
     end, on Ctrl-C, or, after a crash, by the next run, which restores before anything else."""
     import inspect
@@ -2893,7 +2901,7 @@ def test_the_quiz_witnesses_are_said_to_run_where_a_question_has_one():
     none): it names the section that defines its term, or says why no code can check it."""
     from tools import quizzes
     text = flat("CONTRIBUTING.md")
-    assert ("`tests/test_quiz_witnesses.py` runs each question's *witness*: a few lines of code beside it that check "
+    assert ("`tests/test_quiz_witnesses.py` runs each question's *witness*: a few lines of code that check "
             "its answer. A question without one names the section that defines its term, or says why no code can "
             "check it (`tools/quizzes.py`, \"Witnesses\").") in text
     assert "**Witnesses.**" in quizzes.__doc__
@@ -2909,9 +2917,11 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
     obsolete, which `check` fails on; an interface text, matched by its key, stays fuzzy however far it changed."""
     from tools import i18n
     text = flat("CONTRIBUTING.md")
-    assert ("`update` marks *fuzzy* (gettext's flag for \"check this translation again\") each translation whose "
-            "English changed. A paragraph of prose rewritten too far to be matched starts untranslated, and "
-            "its old translation becomes *obsolete*") in text
+    assert ("`update` marks fuzzy each translation whose English changed. A paragraph of prose rewritten too far to "
+            "be matched starts untranslated, and its old translation becomes *obsolete*") in text
+    # *fuzzy* is defined once, where the guide first uses it (read62: it was used in "A quick loop" before its gloss)
+    assert text.count("*fuzzy*") == 1 and text.index("*fuzzy* (gettext's flag for \"check this translation again\")") \
+        < text.index("fuzzy ")
     old = i18n._prose_catalogue("chapters", "ru")
     old.add("The mask keeps every key at or before the query.", "Маска оставляет ключи до запроса.",
             context="chapters/01_a")
@@ -2930,18 +2940,18 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
 
 
 def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkeypatch):
-    """CONTRIBUTING.md, "One source, three languages" (read57 A1 C7, A2 C4: it said the builder stopped before it
+    """CONTRIBUTING.md, "Build and test one source", step 1 (read57 A1 C7, A2 C4: it said the builder stopped before it
     wrote anything): the builder takes its sources one at a time, so the sources before the failing one are
     written; within a source, the prose is loaded, in every language, before any notebook is written. It takes any
     number of sources (read58 A1 L14, A2 L15: "takes one source at a time" read as "accepts one")."""
     from tools import build_notebooks
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
-    assert ("Given several sources, the builder stops at the first one with a missing or fuzzy translation, writes "
-            "none of its notebooks and names the texts; the sources before it are already built.") in text
+    assert ("The builder refuses a source whose translations are missing or *fuzzy* (gettext's flag for \"check this "
+            "translation again\") and names the texts. Given several sources, it has built those before that one.") in text
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
     assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
-        "### When the English changes")
+        "## When the English changes")
     built = []
 
     def build(path, run=True, prose_only=False):
@@ -3008,8 +3018,8 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     # too; A2 L11: the packages were described twice)
     assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
             "(`tools/system-packages.txt`), which takes root or sudo. `make test SYSTEM_PACKAGES=skip` goes on without "
-            "them, and the tests that need them skip; under `CI=true`, which the CI script `.ci/run` sets, they "
-            "fail.") in text
+            "them, and the tests that need them are skipped. Under `CI=true`, which the CI script `.ci/run` sets, "
+            "those tests fail instead.") in text
     assert text.count("Debian packages") == 2, text.count("Debian packages")
     targets = {target for p in system_packages.read() for target in p.targets}
     assert targets == {"book", "test", "pdf"}, targets
@@ -3041,12 +3051,12 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     cites). The list is derived, not kept by hand: every test file that reads the section sources or notebooks is
     named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    loop = text[text.index("## A quick loop"):text.index("### When the English changes")]
+    loop = text[text.index("## A quick loop"):text.index("## When the English changes")]
     assert "After a prose change, also run the tests that read the prose:" in " ".join(loop.split())
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
     files = prose_command.split()[4:]
-    first = re.search(r"^\.venv/bin/python -m pytest chapters/.*$", loop, re.M).group(0)
+    first = re.search(r"^ *\.venv/bin/python -m pytest chapters/.*$", loop, re.M).group(0)
     assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
     assert not [f for f in files if f in first], files
     named = set(files) | set(re.findall(r"tests/test_\w+\.py", first))     # the two commands every prose change runs
@@ -3126,9 +3136,9 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
             "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
-    assert ("On checked values it calls another checked function's body (`f.plain`); it calls the checked function "
-            "itself only for a value no check has seen, as `lib.checks.forward_with` does with what its layer "
-            "`before` returns.") in text
+    assert ("To pass checked values to another checked function `f`, it calls the unchecked body, `f.plain`. It calls "
+            "`f` itself only with a value no check has seen, as `lib.checks.forward_with` does with what its layer "
+            "`before` returns.") in text                # read62 A L16, A2 L15: one sentence, two halves
     functions = list(_lib_functions())
     decorated = {name for _, name, f in functions
                  if any(isinstance(d, ast.Call) and getattr(d.func, "id", None) == "checked" for d in f.decorator_list)}
@@ -3161,8 +3171,9 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
-    assert ("The docstring of a public function or class starts with the section that teaches it (`§2.`, or `§5.9.` "
-            "for a subsection; the appendix names the few exceptions); a method's need not.") in flat("CONTRIBUTING.md")
+    assert ("The docstring of a public function or class starts with the section that teaches it: `§2.`, or `§5.9.` "
+            "for a subsection. The appendix names the few exceptions, and a method's docstring need not follow the "
+            "rule.") in flat("CONTRIBUTING.md")
     appendix = flat("src", "chapters", "appendix.py")
     assert ("The exceptions, whose docstrings name no section, are the `*Saved` records of `layers` and `decoder` (what "
             "a forward pass keeps for its backward pass) and the two functions of `plain_python`") in appendix
@@ -3224,8 +3235,8 @@ def test_contributing_names_the_release_checks_a_change_can_fail():
     states, which tests/test_release.py checks against the code (exercises and points, wrong answers, quiz questions,
     the last section), and LICENSE, which must name every top-level file or folder git tracks."""
     text = flat("CONTRIBUTING.md")
-    assert ("Say what changed under `## [Unreleased]` in `CHANGELOG.md`, and update any count stated there "
-            "(exercises, exercise notebooks, points, wrong answers, quiz questions, sections) that your change alters: "
+    assert ("Say what changed under `## [Unreleased]` in `CHANGELOG.md`, and update any count there that your change "
+            "alters (exercises, exercise notebooks, points, wrong answers, quiz questions, sections): "
             "`tests/test_release.py` checks them.") in text
     assert "A new top-level file or folder must be named in `LICENSE` (`tests/test_release.py`)." in text
     release = (ROOT / "tests" / "test_release.py").read_text(encoding="utf-8")
@@ -3549,8 +3560,8 @@ def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     text = flat("CONTRIBUTING.md")
     assert ("A `model` argument is not checked: a wrong object fails with an `AttributeError` when the function first "
             "uses it.") in text
-    assert ("Some functions check nothing: the backward functions of `lib/layers.py` (but not "
-            "`masked_softmax_backward`), which take a gradient and the `saved` record of the matching `*_forward`; "
+    assert ("A few functions check nothing: the backward functions of `lib/layers.py` (except "
+            "`masked_softmax_backward`), which take a gradient and a `saved` record; "
             "`lib.decoder.parameter_shapes`; and `lib.checks.cache_error`, which passes its arguments to checked "
             "functions.") in text
     modules = [importlib.import_module(f"lib.{p.stem}") for p in sorted((ROOT / "lib").glob("*.py"))
@@ -3598,8 +3609,9 @@ def test_every_count_of_the_sections_is_the_courses():
     each of §1–§N, work through its exercise notebook; §M has none." names the sections with an exercise set and
     those without (read61 A2 C2: no test read it, and the guide did not name it). CHANGELOG.md's newest entry is
     tests/test_release.py's."""
-    assert ("§0's opening, this guide's Terms, docs/maintainers.md's layout and README.md's \"The course\" also name "
-            "the last section: update them. `tests/test_guides.py` names any left out of date.") in flat("CONTRIBUTING.md")
+    assert ("the new last section in every place that names the last one: §0's opening, this guide's Terms, "
+            "docs/maintainers.md's layout, README.md's \"The course\" and `CHANGELOG.md`'s newest entry. "
+            "`tests/test_guides.py` and `tests/test_release.py` name any left out of date.") in flat("CONTRIBUTING.md")
     sources = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     last = int(sources[-1].name[:2])
     stale = [f"{guide}: {m.group(0)}" for guide in GUIDES
@@ -3650,7 +3662,8 @@ def test_only_sections_and_exercise_sets_are_written_as_md_and_code_calls():
     assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls, "
             "in reading order:") in text
     assert ("A quiz source (`src/quizzes/`) has a format of its own, described in the docstring of "
-            "`tools/quizzes.py`. The files in `src/translations/` are JSON records, not sources.") in text
+            "`tools/quizzes.py`.") in text
+    assert "* `src/translations/<kind>/<name>.json`: which translations were last confirmed together" in text
     called = lambda path: {node.func.id for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))  # noqa: E731
                            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     for folder in ("chapters", "solutions"):
@@ -3668,8 +3681,8 @@ def test_only_the_cells_of_section_8_that_print_the_pages_own_verse_carry_the_pa
     cells that print the page's own verse carry the tag."""
     import nbformat
     import test_language_parity
-    assert ("The parity test refuses the tag on a cell that prints the same in every language, such as one that "
-            "prints what it measures on all three texts, and in any other notebook.") in flat("CONTRIBUTING.md")
+    assert ("It refuses the tag in any other notebook, and on a cell that prints the same in every language, such as "
+            "one that prints what it measures on all three texts.") in flat("CONTRIBUTING.md")
     tag = test_language_parity.PAGE_TEXT_TAG
     [(kind, name)] = test_language_parity.PAGE_TEXT_NOTEBOOKS
     from course_i18n import LANGUAGES

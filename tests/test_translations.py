@@ -104,7 +104,7 @@ def test_a_text_not_yet_in_the_catalogues_is_named_and_cannot_be_confirmed(tmp_p
 
 
 def test_the_printed_confirm_command_names_every_stale_cell(tmp_path, monkeypatch):
-    """CONTRIBUTING "A quick loop": the failing test prints a confirm command with a --cell for each
+    """CONTRIBUTING "When the English changes", step 4: the failing test prints a confirm command with a --cell for each
     cell it names, however many, never the whole file (which would confirm cells nobody has read)."""
     texts = {w: {"zh": z, "ru": r} for w, z, r in
              [("a", "甲", "а"), ("b", "乙", "б"), ("c", "丙", "в"), ("d", "丁", "г"), ("e", "戊", "д")]}
