@@ -15,6 +15,10 @@ solution, zh, en and ru:
 * **Figure N.M** (图 N.M, рис. N.M / рисунок N.M): the site numbers the figures of chapter N
   in page order, every image with an alt text (site/course_book.py, ``caption_figures``);
   figure N.M must exist, and every figure of a chapter is cited in that chapter's prose.
+* **Step K of §N.M** (§N.M 第 K 步, шаг K из §N.M), in the notebooks and the quizzes: the
+  subsection §N.M has a numbered list whose item K is a step with a bold title. §4.7 places a
+  layer before and after attention and cites step 6 of §4.2 for it, so that step's title must
+  name both places (read62 C-en C3: it said only "after").
 """
 
 import json
@@ -58,6 +62,12 @@ HEADING = re.compile(r"^#{1,6}\s+(\d+)(?:\.(\d+))?\s", re.M)
 IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]+\)")
 MD_TABLE = re.compile(r"^\|.*\|\s*\n\|[\s:|-]+\|\s*$", re.M)
 FENCED = re.compile(r"```.*?```", re.S)
+STEP = {
+    "en": re.compile(r"\bsteps? (?P<step>\d+) of §(?P<chapter>\d+)\.(?P<section>\d+)"),
+    "zh": re.compile(r"§(?P<chapter>\d+)\.(?P<section>\d+) ?的?第 ?(?P<step>\d+) ?步"),
+    "ru": re.compile(r"\bшаг\w* (?P<step>\d+) из §(?P<chapter>\d+)\.(?P<section>\d+)", re.I),
+}
+STEP_ITEM = re.compile(r"^(\d+)\. \*\*(.+?)\*\*", re.M)         # 6. **Layers before and after attention.**
 
 
 def _text(cell):
@@ -226,6 +236,48 @@ def citation_problems(lang, page):
     return problems
 
 
+def subsection_steps(cells, chapter, section):
+    """{K: bold title} of the numbered steps in the Markdown of §chapter.section, up to the next heading."""
+    steps, inside = {}, False
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for part in re.split(r"(?=^#{1,6}\s)", FENCED.sub(" ", _text(cell)), flags=re.M):
+            heading = HEADING.match(part)
+            if heading:
+                inside = (heading.group(1), heading.group(2)) == (str(chapter), str(section))
+            if inside:
+                steps.update({int(k): title for k, title in STEP_ITEM.findall(part)})
+    return steps
+
+
+def step_problems(texts, lang, chapter_cells):
+    """Every "step K of §N.M" in ``texts`` whose §N.M has no step K; ``chapter_cells(N)`` gives the
+    cells of chapter N's notebook in ``lang``."""
+    problems = []
+    for where, text in texts:
+        for m in STEP[lang].finditer(text):
+            chapter, section, step = int(m["chapter"]), int(m["section"]), int(m["step"])
+            if step not in subsection_steps(chapter_cells(chapter), chapter, section):
+                problems.append(f"{where}: {m.group(0)!r} names no step")
+    return problems
+
+
+def _chapter_cells(lang):
+    paths = {int(p.name[:2]): p.name for p in CHAPTERS}
+    return lambda chapter: read(ROOT / "chapters" / lang / paths[chapter]) if chapter in paths else []
+
+
+def quiz_texts(lang):
+    """(where, text) of every text of the quizzes in ``lang``: the English of quizzes.pot, or the translations."""
+    from babel.messages.pofile import read_po
+    path = (ROOT / "src" / "locales" / "quizzes.pot" if lang == "en"
+            else ROOT / "src" / "locales" / lang / "LC_MESSAGES" / "quizzes.po")
+    with open(path, "rb") as f:
+        catalogue = read_po(f)
+    return [(f"{path.name} [{m.context}]", m.id if lang == "en" else m.string) for m in catalogue if m.id]
+
+
 # ---- the checks catch what they name --------------------------------------------------------------
 
 def _md(text):
@@ -268,6 +320,13 @@ def test_the_checks_catch_what_they_name():
                                                                       "cell 0: §9 names no section"]
     assert CITATION["ru"].search("как на рис. 1.2") and CITATION["ru"].search("на рисунке 3.1")
     assert CITATION["zh"].search("如图 2.3 所示") and CITATION["en"].search("Figure 7.1 shows")
+    argument = [_md("## 4.2 A\n\n1. **Input.** x\n2. **Layers.** y\n\n## 4.3 B\n\n3. **Not 4.2.** z")]
+    assert subsection_steps(argument, 4, 2) == {1: "Input.", 2: "Layers."}
+    cited = [("cell", "as step 2 of §4.2 says, not step 3 of §4.2")]
+    assert step_problems(cited, "en", lambda chapter: argument) == ["cell: 'step 3 of §4.2' names no step"]
+    assert [m["step"] for lang, text in (("zh", "§4.2 的第 6 步"), ("zh", "§4.2 第 1 步"), ("ru", "шаг 6 из §4.2"),
+                                         ("ru", "как говорит шаг 1 из §4.2")) for m in STEP[lang].finditer(text)] \
+        == ["6", "1", "6", "1"]
 
 
 # ---- the pages ----------------------------------------------------------------------------------
@@ -314,3 +373,36 @@ def test_every_section_named_exists(lang):
 def test_every_figure_is_cited_and_every_citation_names_a_figure(kind, page, lang):
     problems = citation_problems(lang, page)
     assert not problems, f"{kind}/{lang}/{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_step_named_exists(lang):
+    texts = [(f"{kind}/{lang}/{path.name} cell {n}", _text(cell))
+             for kind, paths in (("chapters", CHAPTERS + UNNUMBERED), ("exercises", EXERCISES), ("solutions", SOLUTIONS))
+             for path in paths for n, cell in enumerate(read(ROOT / kind / lang / path.name))
+             if cell["cell_type"] == "markdown"] + quiz_texts(lang)
+    found = [m for _, text in texts for m in STEP[lang].finditer(text)]
+    assert len(found) >= 3, f"{lang}: the citations of a step are no longer found"   # §4.3, §4.7 and §4's quiz
+    problems = step_problems(texts, lang, _chapter_cells(lang))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_step_that_section_4_7_cites_covers_where_its_layers_stand():
+    """§4.7 puts a normalisation within each position before and after attention (forward_with's
+    ``before=`` and ``after=``) and says that the prefix stays unchanged "as step 6 of §4.2 predicts":
+    the step it cites must name both places."""
+    cells = read(ROOT / "chapters" / "en" / "04_causality.ipynb")
+    start = next(n for n, cell in enumerate(cells) if cell["cell_type"] == "markdown"
+                 and re.match(r"#+\s+4\.7\s", _text(cell)))
+    end = next(n for n in range(start + 1, len(cells)) if cells[n]["cell_type"] == "markdown"
+               and HEADING.search(_text(cells[n])))
+    prose = " ".join(_text(c) for c in cells[start:end] if c["cell_type"] == "markdown")
+    code = " ".join(_text(c) for c in cells[start:end] if c["cell_type"] == "code")
+    places = set(re.findall(r"\b(before|after)=checks\.feature_normalization", code))
+    assert places == {"before", "after"}, places
+    cited = [(int(m["chapter"]), int(m["section"]), int(m["step"])) for m in STEP["en"].finditer(prose)]
+    assert cited == [(4, 2, 6)], cited
+    title = subsection_steps(cells, 4, 2)[6]
+    assert all(re.search(rf"\b{place}\b", title, re.I) for place in places), (
+        f"step 6 of §4.2 is {title!r}: it must cover a layer {' and '.join(sorted(places, reverse=True))} attention")
+    assert not all(re.search(rf"\b{place}\b", "Layers after attention.", re.I) for place in places)   # read62 C3

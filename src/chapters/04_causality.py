@@ -18,7 +18,7 @@ One convention holds throughout: every statement is about **one forward pass wit
 md(r"""
 ## 4.1 A small model with hand-chosen parameters
 
-This section uses one small model throughout, and §5 and §6 keep it: vocabulary `<unk> <bos> <eos> 春 雨 风` (ids 0–5), width $D=4$, $H=2$ heads of width $d=2$, and identity matrices for the query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
+This section uses one small model throughout, and §5 and §6 keep it: vocabulary `<unk> <bos> <eos> 春 雨 风` (ids 0–5), width $D=4$, $H=2$ heads of width $d=2$, a position table of $C=8$ rows, and identity matrices for the query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
 
 Two details matter later. The `<unk>` row is deliberately large, so that if it ever leaks in from the future the effect is impossible to miss. The rows of `<bos>` and `风` are identical, a trap that §4.5 sets on purpose.
 """)
@@ -64,11 +64,11 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 3. **Splitting heads.** This cuts the $D$ features of one position into $H$ pieces; the time axis is not touched.
 4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection use only row $i$ to compute row $i$, as long as none of them reads across time. (A residual connection adds row $i$ of a sublayer's input to row $i$ of its output.)
+6. **Layers before and after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection use only row $i$ to compute row $i$, wherever they stand, as long as none of them reads across time. (A residual connection adds row $i$ of a sublayer's input to row $i$ of its output.)
 
 Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, the rows that row $i$ can depend on are rows $0$ to $i$. This cone opens only to the left: however many layers are stacked, it never reaches past position $i$, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. This cone widens only to the left: however many layers are stacked, it never reaches past position 2, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
 
 ![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
 
@@ -78,7 +78,7 @@ This argument is about the **architecture**: which rows each part of the model i
 md(r"""
 ## 4.3 The future-perturbation test
 
-The test has three steps. Build two sequences of the same length that agree on their first $p$ positions, the prefix, and hold **clearly different** tokens at every position after it (or, directly, different input vectors). Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
+The test has four steps. Choose a length $T$ and a prefix length $p$. Build two sequences of length $T$ that agree on their first $p$ positions, the prefix, and hold **clearly different** tokens at every position after it (or, directly, different input vectors). Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
 
 We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to the large `<unk>`. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small.
 """)
@@ -126,7 +126,7 @@ assert result.passed
 md(r"""
 ## 4.5 How a test without a control passes vacuously
 
-Here are three common ways to "pass" without testing anything. In the first two, the model under test shows a prefix change of 0, but so does the negative control, and `check_causality` correctly reports that the test is void. The third compares no position at all, and it is refused with an error.
+Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` does not pass it. The third compares no position at all, and it is refused with an error.
 
 **Degenerate input.** The replacement token has a different id but the same vector. We replace a final `<bos>` by `风`: the id goes from 1 to 5, but the two embedding rows are identical and the position is the same, so the model sees no change in its input at all.
 """)
@@ -161,7 +161,7 @@ assert (constant.change == 0.0 and constant.control_change == 0.0
 """)
 
 md(r"""
-**Wrong positions checked.** If the prefix length is miscomputed as 0, the comparison runs over an empty slice. `np.allclose` returns `True` for two empty arrays, even for the unmasked model that plainly leaks. `future_change` refuses this case outright: the prefix length $p$ must satisfy $1 \le p < T$, so that at least one prefix output is compared and at least one future position is changed.
+**No position checked.** If the prefix length is miscomputed as 0, the comparison runs over an empty slice. `np.allclose` returns `True` for two empty arrays, even for the negative control, which plainly leaks. `future_change` refuses this case outright: the prefix length $p$ must satisfy $1 \le p < T$, so that at least one prefix output is compared and at least one future position is changed.
 """)
 
 code(r"""
@@ -283,7 +283,7 @@ Causality is a statement about one forward pass with **one set of parameters**: 
 
 * **Dropout in training mode** draws a fresh random mask on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
-* A **training update** changes the shared parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
+* A **training update** changes the parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
 Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The first printed line holds two prefix changes that have nothing to do with the future: the same input run twice, then what the perturbation test reports with a fresh mask on every call. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
@@ -365,9 +365,9 @@ for trial in range(6):
 """)
 
 md(r"""
-## 4.10 One picture of the three cases
+## 4.10 Three versions in one picture
 
-For the same pair of sequences as in §4.7 (a prefix of 4 equal positions), Figure 4.2 plots the largest change of every output row $i$: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
+For the same pair of sequences as in §4.7 (a prefix of 4 equal positions), Figure 4.2 plots the largest change of every output row $i$ for three versions: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
 """)
 
 code(r"""
