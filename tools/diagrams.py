@@ -344,14 +344,14 @@ ALT = texts("tools.diagrams.alt", {
                      "forbidden cell. Bottom: "
                      "after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + "
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
-    "lookup": "Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The "
+    "lookup": "Attention as a soft lookup in the text BOS 春 风 雨. The query of 春 looks for weather. The "
               "keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, "
               "0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and "
               "rain: two tokens that come after 春.",
-    "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
-                "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
-                "normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's "
-                "output Y (T × d).",
+    "one_head": "The path through one head. The input X (T × D), multiplied by W_Q, W_K and W_V, gives Q, K and V "
+                "(T × d). Q times K transposed, divided by √d, gives the T × T scores S. The masked softmax "
+                "normalises each row over j ≤ i only, so the weights α are lower-triangular. α times V is the "
+                "head's output Y (T × d).",
     "heads": "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 "
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
