@@ -112,6 +112,20 @@ def test_the_lookup_drawing_is_the_computation_of_section_0_2():
     assert all(f">{w:.3f}<" in svg for w in space["weights"][1]) and f">{space['y'][1][1]:.3f} wind<" in svg
 
 
+DECIMAL = re.compile(r"(?<![\w.,])\d+[.,]\d+(?![\w.,])")
+
+
+def test_the_drawings_write_decimals_as_their_language_does():
+    """read63 C-ru L10: the Russian Figure 0.1 printed 0.015 and 0.485 with a point, while its alt text (and every
+    Russian page) writes 0,015. Every decimal in the words of a drawing takes its language's decimal sign."""
+    from course_i18n import language
+    for name, lang in CASES:
+        words = " ".join(re.findall(r"<text[^>]*>([^<]+)</text>", diagrams.render(name, lang)))
+        signs = {m.group()[len(m.group().rstrip("0123456789")) - 1] for m in DECIMAL.finditer(words)}
+        assert signs <= {language(lang).decimal}, (name, lang, DECIMAL.findall(words))
+    assert ">0,015<" in diagrams.render("lookup", "ru") and ">0.015<" in diagrams.render("lookup", "zh")
+
+
 def test_the_decoder_drawing_names_every_parameter_of_lib_in_its_order():
     """§7's block diagram asks lib.decoder: each box lists the parameters it holds, and together the boxes
     list every parameter of one block (and of the embedding and the output), in the order of the computation."""

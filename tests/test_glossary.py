@@ -321,6 +321,10 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
     assert violations([("fine", lang, text, kind) for lang, text, kind in fine]) == []
 
 
+WEBSITE_WHY = ("The website runs none of the course's Python: it shows states `lib` computed earlier. "
+               "In Jupyter the same cells are live widgets.")
+
+
 def test_an_interactive_figure_its_widget_and_its_controls_have_a_term_each():
     """read59 G C2: the glossary gave 交互图 for "widget", words.md sent 小部件 to 控件 (the controls), and zh §0.5
     called the live widgets 控件 while its quiz called them 交互图. Three ideas, three terms: the glossary's rows
@@ -337,12 +341,40 @@ def test_an_interactive_figure_its_widget_and_its_controls_have_a_term_each():
         for path in (ROOT / "src" / "locales" / lang / "LC_MESSAGES").glob("*.po"):
             with open(path, "rb") as handle:
                 said.update({m.id: m.string for m in read_po(handle) if isinstance(m.id, str)})
-        section = next(s for e, s in said.items() if "In Jupyter the same cells produce live widgets." in e)
+        section = next(s for e, s in said.items() if "In Jupyter the same cells produce live widgets," in e)
         assert figures in section and widget in section, (lang, section)
-        assert widget in said["The website runs no code; in Jupyter the same cells are live widgets."], lang
+        assert widget in said[WEBSITE_WHY], lang
         with open(ROOT / "course_i18n" / "locales" / lang / "LC_MESSAGES" / "course.po", "rb") as handle:
             note = next(m.string for m in read_po(handle) if m.context == "figures.interactive.static_note")
         assert note.startswith(controls) and "交互控件" not in note, (lang, note)
+
+
+def test_section_0_says_what_the_site_runs_and_introduces_the_test_its_quiz_asks_about():
+    """read63 C: §0.5 and its quiz said the site "runs no code", though its interactive figures run JavaScript: what
+    it never runs is the course's Python. The Russian §0.5 had the widgets "recompute everything on the fly", though
+    figures/interactive.py's widget only swaps in a table computed beforehand. And §0's quiz asked about "the
+    causality test", a name the glossary does not give and a test §0 had not introduced: §0.4 now introduces the
+    future-perturbation test by its glossary name, and the question uses it, in every language."""
+    from babel.messages.pofile import read_po
+    from tools.nbsource import load
+    from figures import interactive
+    assert "the kernel swaps" in interactive.Figure.widget.__doc__
+    cells = [c.text for c in load(ROOT / "src" / "chapters" / "00_start.py") if c.kind == "markdown"]
+    start = next(c for c in cells if "## 0.5 " in c["en"])
+    notation = next(c for c in cells if "## 0.4 " in c["en"])
+    quiz = (ROOT / "src" / "quizzes" / "00_start.py").read_text(encoding="utf-8")
+    assert "runs none of the course's Python" in start["en"] and "the kernel swaps in the table" in start["en"]
+    assert "runs no code" not in start["en"] + quiz and WEBSITE_WHY in quiz
+    question = "§4's future-perturbation test compares two forward passes."
+    assert "causality test" not in quiz and question in quiz and "future-perturbation test" in notation["en"]
+    term = {"zh": "未来扰动检验", "ru": "возмущением будущего"}
+    for lang in ("zh", "ru"):
+        with open(ROOT / "src" / "locales" / lang / "LC_MESSAGES" / "quizzes.po", "rb") as handle:
+            said = {m.id: m.string for m in read_po(handle) if m.context == "quizzes/00_start"}
+        asked = next(s for e, s in said.items() if e.startswith(question))
+        assert term[lang] in asked and term[lang] in notation[lang], lang
+        assert "Python" in start[lang] and "Python" in said[WEBSITE_WHY], lang
+    assert "пересчит" not in start["ru"] and "实时运行" not in start["zh"]
 
 
 def _occurs(term, lang):

@@ -225,3 +225,15 @@ def test_layers_are_counted_from_zero(lang):
         if numbers and 0 not in numbers:
             found.append(f"{kind}/{lang}/{page} names layers {sorted(numbers)} but never layer 0")
     assert not found, "layers count from 0, as in the code (blocks.0, cached_layers={0}):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_code_of_section_0_4_names_its_arrays_as_the_table_does(lang):
+    """read63 C-en C5: §0.4's cell, which "ties the notation to array shapes", called its array of input vectors
+    (B, T, D) `x`, the table's letter for a token id. It writes `X`, the table's input vectors, as it prints."""
+    table, _ = notation_table(lang)
+    assert "token" in table["x"].lower() or "词元" in table["x"] or "токен" in table["x"].lower(), table["x"]
+    cells = read("chapters", lang, "00_start.ipynb")
+    cell = next(_text(c) for c in cells if c["cell_type"] == "code" and "split_heads(" in _text(c)
+                and "np.zeros((B, T, D))" in _text(c))
+    assert "X = np.zeros((B, T, D))" in cell and not re.search(r"(?<![\w.])x\b", cell), cell

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lib.attention import attention_scores, causal_future, masked_softmax, split_heads  # noqa: E402
 from lib.positions import embed  # noqa: E402
-from course_i18n import LANGUAGE_TABLE, LANGUAGES  # noqa: E402
+from course_i18n import LANGUAGE_TABLE, LANGUAGES, localise_numbers  # noqa: E402
 from course_i18n.catalogue import texts  # noqa: E402
 
 HTML_LANG = {lang.code: lang.html_lang for lang in LANGUAGE_TABLE}
@@ -344,14 +344,14 @@ ALT = texts("tools.diagrams.alt", {
                      "forbidden cell. Bottom: "
                      "after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + "
                      "i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.",
-    "lookup": "Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The "
+    "lookup": "Attention as a soft lookup in the text BOS 春 风 雨. The query of 春 looks for weather. The "
               "keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, "
               "0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and "
               "rain: two tokens that come after 春.",
-    "one_head": "The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V "
-                "(T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax "
-                "normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's "
-                "output Y (T × d).",
+    "one_head": "The path through one head. The input X (T × D), multiplied by W_Q, W_K and W_V, gives Q, K and V "
+                "(T × d). Q times K transposed, divided by √d, gives the T × T scores S. The masked softmax "
+                "normalises each row over j ≤ i only, so the weights α are lower-triangular. α times V is the "
+                "head's output Y (T × d).",
     "heads": "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 "
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
@@ -478,6 +478,8 @@ def lookup(lang: str) -> Drawing:
     alpha = lookup_weights()[row]                             # (T,)
     out = alpha @ LOOKUP_W_V                                  # (3,)
     name = lambda vector, names: w[names[int(np.argmax(vector))]] if vector.any() else w["nothing"]  # noqa: E731
+    # a number as the page's language writes it (0,015 in Russian, as the alt text says it)
+    number = lambda value: localise_numbers(f"{value:.3f}", lang)  # noqa: E731
     y = d.box(10, 10, WIDTH - 20, [w["title"]], FILL["note"], size=15, bold_first=True) + 8
     qw = 104
     _, query_h = d.rows(WIDTH - 36 - qw - 8, [w["query"]], 14, pad=2)
@@ -505,7 +507,7 @@ def lookup(lang: str) -> Drawing:
         d.rect(x, ry, cw, row_h - 6, FILL["mix"])
         number_w, bar_w = 50, cw - 50 - 12
         d.rect(x + 4, ry + 10, max(2.0, bar_w * float(alpha[t])), row_h - 26, FILL["weights"], rx=2)
-        d.box(x + cw - number_w - 4, ry + 5, number_w, [(f"{alpha[t]:.3f}", 14, True, False)], FILL["note"],
+        d.box(x + cw - number_w - 4, ry + 5, number_w, [(number(alpha[t]), 14, True, False)], FILL["note"],
               h=row_h - 16, pad=2)
         d.box(cols[3][0], ry, cols[3][1], [(name(LOOKUP_W_V[t], LOOKUP_VALUE_NAMES), 15, False, True)],
               FILL["value"], h=row_h - 6, pad=3)
@@ -514,7 +516,7 @@ def lookup(lang: str) -> Drawing:
            stroke_width=2.5, dash="7 5")
     y = top + len(LOOKUP_TOKENS) * row_h + 8
     d.split = y - 4
-    chips = [(f"{out[n]:.3f}", w[value]) for n, value in enumerate(LOOKUP_VALUE_NAMES)]
+    chips = [(number(out[n]), w[value]) for n, value in enumerate(LOOKUP_VALUE_NAMES)]
     _, head_h = d.rows(WIDTH - 36, [w["output"]], 15)
     box_h = head_h + 12 + 34 + 10
     d.rect(10, y, WIDTH - 20, box_h, FILL["out"])

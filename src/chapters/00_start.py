@@ -4,9 +4,9 @@
 md(r"""
 # 0 Start here
 
-A language model writes text one token at a time: at each position it predicts the next token from the tokens before it. The operation that lets one position gather information from the others is attention. On top of attention, a decoder trained on next-token prediction needs three more parts, and this course builds them one by one:
+A language model writes text one token at a time: at each position it predicts the next token from the token at that position and the ones before it. The operation that lets one position gather information from the others is attention. On top of attention, a decoder trained on next-token prediction needs three more parts, and this course builds them one by one:
 
-1. a rule for which positions each query may read, applied **before** softmax (the causal mask). Without it, position t can simply read the token it is asked to predict;
+1. a rule for which positions each query may read, applied **before** softmax (the causal mask), without which position t could simply read the token it is asked to predict;
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
@@ -31,15 +31,15 @@ Everything after this section builds on single-head attention, and one picture c
 
 Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
-![Attention as a soft lookup in the sentence BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
+![Attention as a soft lookup in the text BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
 In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. A single head may have any width (d = 3 with D = 4 in the example below); from §2 on, the H heads divide D between them, so d = D/H. Query i meets every key j in a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
-and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are positive and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
+and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are non-negative and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each row can be read off directly. Each column of $W_Q$ and $W_K$ stands for season, weather or start; each column of $W_V$ for spring, wind or rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
+The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each row can be read off directly. The three columns of $W_Q$ and $W_K$ stand for season, weather and start; those of $W_V$ for spring, wind and rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
 """)
 
 code("""
@@ -72,9 +72,9 @@ assert (X.shape[1], q.shape[1]) == (4, 3)                  # D, d
 """)
 
 md(r"""
-Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, with weight 0.914. But 春 finds its weather at positions 2 and 3, which come after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
+Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, each with weight 0.914. But 春 finds its weather at positions 2 and 3, which come after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
 
-![The path through one head: the input X (T × D) is multiplied by W_Q, W_K and W_V into Q, K and V (T × d); Q times K transposed, divided by √d, gives the T × T scores S; the masked softmax normalises each row over j ≤ i only, giving lower-triangular weights α; α times V is the head's output Y (T × d).](figures/one_head.svg)
+![The path through one head. The input X (T × D), multiplied by W_Q, W_K and W_V, gives Q, K and V (T × d). Q times K transposed, divided by √d, gives the T × T scores S. The masked softmax normalises each row over j ≤ i only, so the weights α are lower-triangular. α times V is the head's output Y (T × d).](figures/one_head.svg)
 """)
 
 md(r"""
@@ -89,8 +89,8 @@ md(r"""
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
-| §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy: with the mask it learns to predict; without the mask it copies the answer it can read, and once the future is hidden its loss is worse than the loss of a uniform guess ($\ln 10$) | `ex07_decoder` |
-| §8 | `08_real_text` | the same decoder trained on verse in the language of the page: the lowest loss a causal model can reach now measures only memorisation, not the language, and the unmasked model's low training loss is worthless once it has to write | — |
+| §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy: with the mask it learns to predict; without it, it copies the answer, and once the future is hidden it does worse than a uniform guess ($\ln 10$) | `ex07_decoder` |
+| §8 | `08_real_text` | the same decoder trained on verse in the page's language: $\mathcal L^*$ now measures memorisation, not the language; the unmasked model's low loss is worthless once it writes | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)
@@ -142,7 +142,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 
 Positions and layers are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: `x @ W` in code, with `W` of shape (input width, output width). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.
 
-Causality in this course is a property of **one forward pass with the parameters held fixed**. A training step changes the parameters, so the next forward pass computes a different function and its outputs differ; that is a different matter from future information flowing through the computation graph.
+Causality in this course is a property of **one forward pass with the parameters held fixed**. §4 checks it with the future-perturbation test, which compares two forward passes whose inputs agree on a prefix and differ after it. A training step changes the parameters, so the next forward pass computes a different function and its outputs differ; that is a different matter from future information flowing through the computation graph.
 
 The code below checks the environment and ties the notation to array shapes:
 """)
@@ -161,17 +161,17 @@ assert (callable(masked_softmax) and callable(causal_allowed)
 B, T, D, H = 2, 3, 4, 2
 assert D % H == 0
 d = D // H
-x = np.zeros((B, T, D))
-print(x.shape, split_heads(x, H).shape, np.arange(T))
-assert split_heads(x, H).shape == (B, H, T, d)
+X = np.zeros((B, T, D))
+print(X.shape, split_heads(X, H).shape, np.arange(T))
+assert split_heads(X, H).shape == (B, H, T, d)
 """)
 
 md(r"""
 ## 0.5 How to read and run the notebooks
 
-**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs no code. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs follow) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells produce live widgets.
+**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs none of the course's Python. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs change) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells produce live widgets, and the kernel swaps in the table of each state you choose.
 
-**A notebook downloaded from the website.** The download menu in the header of every notebook page offers two files: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the plots and the two interactive figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
+**A notebook downloaded from the website.** Among the entries of the download menu in the header of every notebook page are the two files you need: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the plots and the two interactive figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
 
 ```bash
 python3 -m venv .venv
@@ -182,7 +182,7 @@ jupyter lab
 
 The package itself brings NumPy; `[learner]` adds the rest of what the notebooks use: Matplotlib, ipywidgets and threadpoolctl. Then open the notebook in JupyterLab to run and change it.
 
-**In a copy of the repository.** With the course's repository on your computer (a clone, for example), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in, and a change to `lib` takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
+**In a copy of the repository.** With the course's repository on your computer (a clone, for example), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in. A change to `lib` then takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
 ## 0.6 The shared library `lib`
 
@@ -196,5 +196,5 @@ The functions of `lib` follow a few conventions, and the exercises ask for the s
 * an array passed in is never changed; a function that needs to change one works on a copy;
 * bad input is refused at the start, with a `TypeError` for the wrong kind of argument and a `ValueError` for a wrong value or shape (§1.7 shows why an error is better than a quiet wrong result);
 * axes are counted from the end (`axis=-1`, `x.shape[-1]`), so the same code serves one sequence and a batch;
-* a function returns exactly what its task names: that kind of value, that type and that shape, and several results in the task's order.
+* a function returns exactly what its description asks for (its docstring in `lib`, the task in an exercise): that kind of value, type and shape, and several results in the order given there.
 """)

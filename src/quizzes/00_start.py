@@ -44,7 +44,7 @@ def first_weight_of_1000_1000(value):
 section("already know",
     choose(T("What does a numerically stable softmax do first?"),
            right=T("Subtract each row's maximum", claim="subtract the maximum"),
-           why=T("Subtracting one constant leaves the softmax unchanged, and the largest exp is then e⁰ = 1, so none overflows."),
+           why=T("Subtracting the same constant from every score of a row leaves the softmax unchanged, and the largest exp is then e⁰ = 1, so none overflows."),
            wrong=[(T("Divide each row by its sum", claim="divide by the sum"),
                    T("Dividing the scores changes their differences, and so the weights.")),
                   (T("Clip the scores to [−1, 1]", claim="clip to [-1, 1]"),
@@ -56,7 +56,7 @@ section("already know",
            wrong=[(0, T("Without the subtraction exp(1000) overflows to inf, and inf/inf is NaN, not 0; the stable form gives 1/2."))],
            witness=first_weight_of_1000_1000),
     choose(T("What is a local backward pass?"),
-           right=T("Given the upstream gradient, the gradient of one operation with respect to its inputs and parameters"),
+           right=T("Computing, from the upstream gradient, the gradient of one operation with respect to its inputs and parameters"),
            why=T("§0.1 lists it among the prerequisites; the backward passes of §3 and §7 are built from such steps."),
            wrong=[(T("Numerical differentiation of the whole model"),
                    T("Finite differences serve only to check a backward pass.")),
@@ -144,7 +144,7 @@ section("One attention head",
           steps=[T("Project the input to Q, K and V"),
                  T("Score every key: q · k / √d"),
                  T("Softmax over the keys"),
-                 T("Sum the values, weighted by those weights")],
+                 T("Sum the values, weighted by the attention weights")],
           why=T("The mask acts in the third step: the softmax runs over the allowed keys only (§1)."),
           witness=one_head_in_order),
 )
@@ -183,8 +183,21 @@ def _cache_agrees(model, causal=True):
     return np.abs(steps - model.forward(IDS, causal=causal)).max() < 1e-12
 
 
+def _appending_changes(model, causal):
+    """How much appending the last token of IDS changes the old positions' keys, and their outputs."""
+    old, new = IDS[:-1], IDS
+    keys = np.abs(model.embed(new)[:-1] @ model.w_k - model.embed(old) @ model.w_k).max()
+    outputs = np.abs(model.forward(new, causal=causal)[:-1] - model.forward(old, causal=causal)).max()
+    return keys, outputs
+
+
 def cache_rests_on(part):
     m = MODEL
+    # the key's wording: what the mask keeps is everything computed for the old positions. Their keys in
+    # this one-layer model stay the same even without it; their outputs (the next layer's inputs) do not
+    assert _appending_changes(m, causal=True) == (0, 0)
+    keys, outputs = _appending_changes(m, causal=False)
+    assert keys == 0 and outputs > 0.1
     without = {"causality": lambda: _cache_agrees(m, causal=False),
                "positions": lambda: _cache_agrees(AttentionModel(m.token_table, 0 * m.position_table, m.w_q,
                                                                  m.w_k, m.w_v, m.w_o, m.n_heads)),
@@ -208,7 +221,7 @@ section("Map of the course",
           why=T("§1–§5 in this order; then the evidence of §6 and the decoder of §7."),
           witness=topics_in_order),
     choose(T("The KV cache of §5 rests on which part of the course?"),
-           right=T("Causality (§4): appending a token does not change the keys and values of the old positions", claim="causality"),
+           right=T("Causality (§4): appending a token changes nothing already computed for the old positions, so their keys and values can be reused", claim="causality"),
            why=T("Without the mask, step-by-step outputs no longer equal those of the full forward pass."),
            wrong=[(T("Learned positions (§3)", claim="positions"),
                    T("The new token needs the right position (§5.3), but a model with no positions at all can be cached just as well.")),
@@ -263,20 +276,20 @@ def kept_fixed(what):
 
 section("Notation",
     choose(T("How are linear maps written in this course?"),
-           right=T("Row vectors on the left: x @ W, with W of shape (D_in, D_out)", claim="x @ W, W of shape (in, out)"),
+           right=T("Row vectors on the left: x @ W, with W of shape (input width, output width)", claim="x @ W, W of shape (in, out)"),
            why=T("So W's columns are the output features."),
            wrong=[(T("W @ x with x a column vector", claim="W @ x, x a column"),
                    T("The course writes vectors as rows throughout.")),
-                  (T("x @ W with W of shape (D_out, D_in)", claim="x @ W, W of shape (out, in)"),
-                   T("Then the shapes match only when D_in = D_out, and the product uses the transpose of the map."))],
+                  (T("x @ W with W of shape (output width, input width)", claim="x @ W, W of shape (out, in)"),
+                   T("Then the shapes match only when the two widths are equal, and the product uses the transpose of the map."))],
            witness=linear_map_is),
-    choose(T("The output at position t predicts what?"),
+    choose(T("What does the output at position t predict?"),
            right=T("The next token: target t is input t + 1", claim=1),
            why=T("The input at position t is token t, already seen."),
            wrong=[(T("Token t itself", claim=0), T("That would only copy the input.")),
                   (T("The previous token", claim=-1), T("The previous token has been read already."))],
            witness=target_is_input_at),
-    choose(T("The causality test compares two forward passes. What must stay the same between them?"),
+    choose(T("§4's future-perturbation test compares two forward passes. What must stay the same between them?"),
            right=T("The parameters: no training step in between", claim="the parameters"),
            why=T("Causality in this course is a property of one forward pass with the parameters held fixed; the future inputs are changed on purpose."),
            wrong=[(T("The input, future included", claim="the input"),
@@ -290,11 +303,11 @@ section("Notation",
 # §0.5: how the website, a downloaded notebook and a copy of the repository run the code; every
 # key is a sentence of §0.5 (defined_in, term)
 section("read and run",
-    choose(T("On the website you move a slider of the figure of §1.9. What computes the numbers that appear?"),
+    choose(T("On the website you move a slider in §1.9's interactive figure. What computes the numbers that appear?"),
            right=T("Nothing at that moment: `lib` computed every state when the notebook was executed"),
-           why=T("The website runs no code; in Jupyter the same cells are live widgets."),
+           why=T("The website runs none of the course's Python: it shows states `lib` computed earlier. In Jupyter the same cells are live widgets."),
            wrong=[(T("A Python kernel behind the website"),
-                   T("No kernel is behind the website: reading it runs no code.")),
+                   T("No kernel is behind the website: reading it runs none of the course's Python.")),
                   (T("Your browser, running `lib`"),
                    T("`lib` is Python, and the page runs none of it; it shows numbers saved earlier."))],
            defined_in="0.5", term=T("when the notebook was executed")),
