@@ -10,6 +10,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -3699,12 +3700,17 @@ def test_only_the_cells_of_section_8_that_print_the_pages_own_verse_carry_the_pa
 
 def test_the_readme_says_which_outputs_the_suite_leaves_out():
     """README.md (read61 R C1, C2): the exercises are shown without outputs, and the test suite compares the
-    outputs of the sections and worked solutions, all but those of timing cells. Every cell the comparison leaves
-    out (`nbval-ignore-output`) times something, and every exercise notebook is committed without outputs."""
+    outputs of the sections and worked solutions, all but those of timing cells and the plots' images. Every cell the
+    comparison leaves out (`nbval-ignore-output`) times something, and every exercise notebook is committed without
+    outputs."""
     import nbformat
     text = flat("README.md")
     assert "The sections and worked solutions show their outputs; the exercises are left for you to run." in text
-    assert ("Only timings, which change from run to run, are left out of that comparison.") in text
+    assert ("Two kinds of output are left out of that comparison: timings, which change from run to run, and the "
+            "images of the plots.") in text
+    # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "--nbval" in options["addopts"].split() and "--nbdime" not in options["addopts"]
     ignored = []
     for kind in ("chapters", "solutions"):
         for path in sorted((ROOT / kind / "en").glob("*.ipynb")):
@@ -3717,6 +3723,19 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     for path in sorted((ROOT / "exercises").glob("*/*.ipynb")):
         outputs = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code" and c.outputs]
         assert not outputs, f"{path.relative_to(ROOT)} is committed with outputs"
+
+
+def test_the_readme_names_the_mask_bugs_section_1_shows():
+    """README.md (read63 R C1): it said "the three common mask bugs"; §1 shows four, the fourth the complement
+    `~allowed` passed for the allowed set (§1.4). Each bug the README names has its place in §1's source."""
+    text = flat("README.md")
+    assert "four mask bugs that §1 shows" in text
+    source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
+    for readme, section in (("forbidden scores set to 0 instead of −∞", "## 1.5 A score of 0 forbids nothing"),
+                            ("future weights zeroed after softmax", "## 1.6 The wrong order: softmax first"),
+                            ("`j < i` written for `j ≤ i`", "## 1.7 `<` instead of `≤`"),
+                            ("the mask's complement passed in its place", "the complement `~allowed`")):
+        assert readme in text and section in source, (readme, section)
 
 
 def test_an_interface_text_is_what_the_course_catalogues_translate():
