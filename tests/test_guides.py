@@ -3705,7 +3705,8 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     outputs."""
     import nbformat
     text = flat("README.md")
-    assert "The sections and worked solutions show their outputs; the exercises are left for you to run." in text
+    assert ("The sections and worked solutions are saved with their outputs; the exercises are left for you to "
+            "run.") in text
     assert ("Two kinds of output are left out of that comparison: timings, which change from run to run, and the "
             "images of the plots.") in text
     # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
