@@ -222,7 +222,7 @@ def test_the_timing_rule_quotes_what_the_cache_cell_asserts():
     is where the guide first names BLAS, and says what it is (read61 A2 L21, L23: it was defined only later)."""
     text = flat("CONTRIBUTING.md")
     m = re.search(r"§5\.8 keeps the fastest of (\d+) runs, pins BLAS \(the library that does NumPy's matrix "
-                  r"products\) to one thread and asks for the cache to be at least (\d+) times faster at the longest "
+                  r"products\) to one thread and asserts that the cache is at least (\d+) times faster at the longest "
                   r"prefix\.", text)
     assert m, "CONTRIBUTING.md no longer describes §5.8's timing"
     assert text.index("BLAS") == text.index("pins BLAS (") + len("pins ")
@@ -501,7 +501,7 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert contributing.count(f"{int(most.group(1)):,}") == 1
     start = contributing.index("### A new `lib` function")
     step = contributing[start:contributing.index("### An exercise", start)]
-    assert ('by the rules of [Changing `lib`](#changing-lib): its docstring, its argument check in `lib/validate.py`, '
+    assert ('following [Changing `lib`](#changing-lib): a docstring, an argument check in `lib/validate.py` and '
             'the [size limit](#docstrings-and-size).') in step
     today = "`lib` is at that limit today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
@@ -640,7 +640,9 @@ def test_binders_packages_are_listed_as_binder_requirements_has_them():
 def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
     """docs/maintainers.md says which modules of lib raise: lib/validate.py, and the one exception it names (it once
     said no other module raised, though lib/plain_python.py checks its own arguments). CONTRIBUTING.md said so too
-    until read62 (A L19: each thing said once); its "Argument checks" now links maintainers.md's section. They say
+    until read62 (A L19: each thing said once); its "Argument checks" now links maintainers.md's section, and names
+    the exception, which imports nothing of lib (read63 A C2: it said every public function used lib/validate.py's
+    checks, so the two functions of lib.plain_python fitted nowhere). They say
     "an exception of its own", what tests/test_lib_size.py counts (read62 A2 C5: "raises an exception" read as if a
     wrong model could not fail with an AttributeError). A bare `raise`, which passes one on, is not one of its own
     (docs/maintainers.md says so): the steps of lib/model.py and lib/decoder.py undo a failed step and raise again."""
@@ -651,6 +653,14 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
                   if any(isinstance(node, ast.Raise) and node.exc is None for node in ast.walk(tree))}
     assert passing_on - raising == {"model.py", "decoder.py"}, passing_on
     assert "](docs/maintainers.md#lib-what-it-answers-and-what-it-refuses)" in flat("CONTRIBUTING.md")
+    own = re.search(r"Only the functions of `lib/(\w+\.py)`, which imports nothing from `lib`, check their arguments "
+                    r"themselves\.", flat("CONTRIBUTING.md"))
+    assert own and raising == {"validate.py", own.group(1)}, (own, raising)
+    imports = [node for node in ast.walk(trees[own.group(1)]) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert not [node for node in imports if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "")
+                                                                                  .split(".")[0] == "lib")]
+    assert not [a.name for node in imports if isinstance(node, ast.Import) for a in node.names
+                if a.name.split(".")[0] == "lib"]
     for guide in ("docs/maintainers.md",):
         text = flat(guide)
         said = re.findall(r"no other module (?:of `?lib`? )?raises an exception of its own(?: \(a bare `raise` only "
@@ -1040,6 +1050,8 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     assert "never executed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
     for text in (makefile, contributing):
         assert not re.search(r"execute[sd]? every notebook", text)
+    # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
+    assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
 
 
 def test_adding_a_language_lists_the_sidebar_captions():
@@ -1199,6 +1211,10 @@ def test_the_notebook_time_target_is_the_benchmarks():
     assert "A benchmark, not a test: it prints and never fails." in bench
     assert re.search(r"^bench:.*\n(?:\t.*\n)*?\t\$\(PY\) bench/notebook_times\.py\n",
                      (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    # one notebook timed alone, without the rest of `make bench` (read63 A L16: the guide named only `make bench`)
+    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one notebook and marks it if "
+                    r"over; `make bench` times all of them\.", text)
+    assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
     # a new section keeps within the same targets
     assert f"notebooks within the time targets {link}, including the one for all of `chapters/`;" in text
 
@@ -1207,8 +1223,9 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     """CONTRIBUTING.md and docs/exercises.md send the reader to docstrings instead of repeating them: the order in
     which check() finds a language (grading/feedback.py), the rules of a diagnosis (grading/diagnoses.py), how
     slowdown() measures the load (tests/conftest.py), how a notebook's numerical configuration is checked
-    (tools/numeric_configs.py) and what the root-mode tests do without root (tests/test_grading_sandbox.py). Each
-    docstring is there and says it."""
+    (tools/numeric_configs.py) and why the root-mode tests fail without root under CI=true (`unavailable()` in
+    tests/conftest.py: read63 A C3, A2 C4 found that the docstring of tests/test_grading_sandbox.py, which the guide
+    named, only restates the rule). Each docstring is there and says it."""
     doc = lambda *parts: ast.get_docstring(ast.parse(ROOT.joinpath(*parts).read_text(encoding="utf-8")))  # noqa: E731
     exercises, contributing = flat("docs", "exercises.md"), flat("CONTRIBUTING.md")
     assert "the docstring of `grading/feedback.py` says how it finds that language" in exercises
@@ -1224,8 +1241,16 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
             "docstring explains the check.") in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
     # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
-    assert "Without root, the root-mode tests are skipped; under `CI=true` they fail (the " \
-           "docstring of `tests/test_grading_sandbox.py` explains why)" in contributing
+    assert ("Without root, the root-mode tests are skipped; under `CI=true` (CI runs as root, with every piece "
+            "installed) they fail instead (`unavailable()` in `tests/conftest.py`).") in contributing
+    [unavailable] = [node for node in ast.parse((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")).body
+                     if isinstance(node, ast.FunctionDef) and node.name == "unavailable"]
+    assert "under CI=true, where every piece is installed, fail instead" in " ".join(
+        ast.get_docstring(unavailable).split())
+    assert 'unavailable("root mode needs root")' in (ROOT / "tests" / "test_grading_sandbox.py").read_text(
+        encoding="utf-8")
+    assert re.search(r"^# CI entry point: a clean clone, root,", (ROOT / ".ci" / "run").read_text(encoding="utf-8"),
+                     re.M)
     # what CI=true is, said where the guide first names it (read61 A2 L23: it was said only in the sandbox part)
     first = contributing.index("`CI=true`")
     assert contributing[first:].startswith("`CI=true`, which the CI script `.ci/run` sets,"), contributing[first:first + 80]
@@ -1444,9 +1469,9 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
            "flag there, such as `python-brace-format`" in steps and "an obsolete entry (`#~`)" in steps
     assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`:" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    assert ('Translate the new and fuzzy entries. Then remove the marks that `update` left, and the obsolete entries, '
-            'as [docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says. After saving, '
-            'run `update` again.') in loop
+    assert ('Translate the new and fuzzy entries. Then remove the `fuzzy` marks that `update` left, and the obsolete '
+            'entries, as [docs/translating.md, "Editing an entry"](docs/translating.md#editing-an-entry) says. After '
+            'saving, run `update` again.') in loop
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     keep = "delete it once nothing in it is worth keeping"
@@ -1869,7 +1894,7 @@ def test_a_new_section_gets_the_entry_of_chapter_pages_the_guide_shows():
     assert list(chapters) == list(sections.CHAPTER_PAGES.values()), chapters
     start = text.index("### A new section")
     needs = text[start:text.index("### ", start + 4)]
-    assert ('* its translations and notebooks: steps 1–4 of [When the English changes](#when-the-english-changes), '
+    assert ('* its translations and notebooks, made as [When the English changes](#when-the-english-changes) says, '
             'but built without `--prose-only` (a new notebook has no outputs to keep);') in needs
     import inspect
     from tools import build_notebooks
@@ -2298,7 +2323,7 @@ def test_the_layout_writes_only_the_catalogues_that_exist():
     named = re.findall(r"`(?:src/)?locales/\{([^}]*)\}/LC_MESSAGES/", layout)
     translated = sorted(set(LANGUAGES) - {"en"})
     assert len(named) == 2 and all(sorted(n.split(",")) == translated for n in named), named
-    terms = text[text.index("**Terms.**"):text.index("## Layout")]    # where a catalogue is defined (read62)
+    terms = text[text.index("## Terms"):text.index("## Layout")]    # where a catalogue is defined (read62)
     assert "(English is the source)" in terms and "<lang>/LC_MESSAGES" not in layout
     for folder in (ROOT / "course_i18n" / "locales", ROOT / "src" / "locales"):
         assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == translated, folder
@@ -2877,13 +2902,18 @@ def test_a_mutant_run_restores_the_lib_file_it_rewrites(tmp_path, monkeypatch):
 def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     """CONTRIBUTING.md's opening and docs/glossary.md say how code names what the prose calls a section and a
     subsection (read57 A2 C1: they said code's *chapter* and prose's *section* meant the same, and left out that code
-    calls §N.M a *section*): grading/sections.py links §N.M as section_href(chapter=N, section=M), and a quiz's
+    calls §N.M a *section*): grading/sections.py links §N.M as section_href(chapter=N, section=M), as the guide's
+    example `section_href(2, 3, lang)` does for §2.3 (read63 A L2: the rule read backwards without one), and a quiz's
     section() names the §N.M the questions stand at the end of."""
     import inspect
     from grading import sections
     from tools import quizzes
-    assert ("Code and file names say *chapter* for a section (`chapters/`, `CHAPTER_PAGES`) and *section* for a subsection "
-            "(`section_href(chapter, section, lang)` in `grading/sections.py`).") in flat("CONTRIBUTING.md")
+    said = re.search(r"In code and file names, a section is a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\) and a "
+                     r"subsection a \*section\*: `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` links to "
+                     r"§(\d+)\.(\d+)\.", flat("CONTRIBUTING.md"))
+    assert said and said.group(1, 2) == said.group(3, 4), "CONTRIBUTING.md no longer says how code names a section"
+    assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
+        f"#sec-{said.group(1)}-{said.group(2)}")
     assert ("Names in code keep the word: there a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a "
             "subsection a *section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
     # the call as written is a valid one (read58 A1 C2: `lang` is required, and the guides left it out)
@@ -2899,17 +2929,20 @@ def test_the_quiz_witnesses_are_said_to_run_where_a_question_has_one():
     """CONTRIBUTING.md's quiz loop: test_quiz_witnesses.py runs a question's witness "if it has one" (read57 A1 C1,
     A2 C3: it said each question had one, though some are about a definition and some have none). It says what a
     question without one does instead, as tools/quizzes.py's "Witnesses" does (read59 A L8: "the other ways" named
-    none): it names the section that defines its term, or says why no code can check it."""
+    none): it names the subsection that defines its term (read63 A2 L9: it said "section", and every `defined_in`
+    is a §N.M), or says why no code can check it."""
     from tools import quizzes
     text = flat("CONTRIBUTING.md")
     assert ("`tests/test_quiz_witnesses.py` runs each question's *witness*: a few lines of code that check "
-            "its answer. A question without one names the section that defines its term, or says why no code can "
+            "its answer. A question without one names the subsection that defines its term, or says why no code can "
             "check it (`tools/quizzes.py`, \"Witnesses\").") in text
     assert "**Witnesses.**" in quizzes.__doc__
     questions = [q for sections in quizzes.load_all().values() for s in sections for q in s.questions]
     witnessed = [q for q in questions if q.witness is not None]
     assert 0 < len(witnessed) < len(questions)
     assert all(q.witness is not None or q.defined_in or q.unwitnessed for q in questions)
+    defined_in = [q.defined_in for q in questions if q.defined_in]
+    assert defined_in and all(re.fullmatch(r"\d+\.\d+", d) for d in defined_in), defined_in
 
 
 def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path):
@@ -2918,8 +2951,8 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
     obsolete, which `check` fails on; an interface text, matched by its key, stays fuzzy however far it changed."""
     from tools import i18n
     text = flat("CONTRIBUTING.md")
-    assert ("`update` marks fuzzy each translation whose English changed. A paragraph of prose rewritten too far to "
-            "be matched starts untranslated, and its old translation becomes *obsolete*") in text
+    assert ("`update` marks as fuzzy each translation whose English changed. A paragraph of prose rewritten too far "
+            "to be matched starts untranslated, and its old translation becomes *obsolete*") in text
     # *fuzzy* is defined once, where the guide first uses it (read62: it was used in "A quick loop" before its gloss)
     assert text.count("*fuzzy*") == 1 and text.index("*fuzzy* (gettext's flag for \"check this translation again\")") \
         < text.index("fuzzy ")
@@ -2949,7 +2982,8 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
     assert ("The builder refuses a source whose translations are missing or *fuzzy* (gettext's flag for \"check this "
-            "translation again\") and names the texts. Given several sources, it has built those before that one.") in text
+            "translation again\") and names the texts. Given several sources, it stops at the first it refuses; those "
+            "before it are already rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
     assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
         "## When the English changes")
@@ -2982,10 +3016,22 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
     assert ("3. Rebuild what shows the texts you changed ([docs/translating.md, \"What to rebuild after "
             "translating\"](docs/translating.md#what-to-rebuild-after-translating)):") in text
-    assert "* the words of an interactive figure: §1 and §2, without `--prose-only`;" in text
-    # a diagram's alt text is in its section's Markdown too (read61 A L22, A2 L9: the step left that out)
-    assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`; if its alt text changed, change it in "
-            "the section's Markdown too and rebuild the section with `--prose-only`.") in text
+    figure = re.search(r"\* the words of an interactive figure: `(src/chapters/\w+\.py)` and `(src/chapters/\w+\.py)`, "
+                       r"without `--prose-only`;", text)    # the files to build, named (read63 A2 L18: "§1 and §2")
+    assert figure and [p[:len("src/chapters/NN")] for p in figure.groups()] == ["src/chapters/01", "src/chapters/02"]
+    assert all((ROOT / p).is_file() for p in figure.groups()) and f"{figure.group(1)} {figure.group(2)}" in guide
+    # a diagram's alt text is in its section's Markdown too (read61 A L22, A2 L9: the step left that out), and is
+    # changed there before the catalogues are updated: changed at this step, after them, its new English had no
+    # translation in chapters.po and the builder refused the --prose-only rebuild (read63 A2 C1, A L9)
+    assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`, and if its alt text changed, rebuild "
+            "its section with `--prose-only`.") in text
+    loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
+    assert ("A diagram's alt text is written twice, in `ALT` of `tools/diagrams.py` and in its section's Markdown: "
+            "change both before step 1, and translate both alike (`.venv/bin/python tools/diagrams.py --markdown` "
+            "prints the line).") in loop
+    assert "ALT = texts(" in (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
+    assert "diagrams.markdown(name, lang) in c.text[lang]" in (ROOT / "tests" / "test_diagrams.py").read_text(
+        encoding="utf-8")
     part = guide[guide.index("## What to rebuild after translating"):guide.index("## Confirming the translations")]
     assert "rebuild those two sections without `--prose-only`" in part and "saved outputs of §1 and §2" in part
     assert "Draw them again with `.venv/bin/python tools/diagrams.py`." in part
@@ -2997,8 +3043,8 @@ def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
     the stale cells with their numbers, and in a quiz N is the question, counted from 0."""
     from tools import translations
     text = flat("CONTRIBUTING.md")
-    assert ("`.venv/bin/python tools/translations.py status` lists each *stale* cell, one changed since its three "
-            "languages were last confirmed together, with its number N. In a quiz, N numbers the questions, from 0."
+    assert ("`.venv/bin/python tools/translations.py status` lists each *stale* cell (one changed since its three "
+            "languages were last confirmed together) with its number N. In a quiz, N numbers the questions, from 0."
             ) in text
     doc = " ".join(translations.__doc__.split())
     assert "In a quiz source, ``--cell N`` is question N (counted from 0" in doc
@@ -3013,8 +3059,8 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     sys.path.insert(0, str(ROOT / "tools"))
     import system_packages
     text = flat("CONTRIBUTING.md")
-    assert "It creates `.venv` and installs the Python packages; unlike `make test`, it installs no Debian packages." \
-        in text
+    assert ("`make dev` creates `.venv` and installs the Python packages; unlike `make test`, it installs no Debian "
+            "packages.") in text
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice)
     assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
@@ -3053,7 +3099,7 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("## A quick loop"):text.index("## When the English changes")]
-    assert "After a prose change, also run the tests that read the prose:" in " ".join(loop.split())
+    assert "After a prose change, also run the tests that read the prose." in " ".join(loop.split())
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
     files = prose_command.split()[4:]
@@ -3131,8 +3177,8 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check returns other "
-            "values than its arguments (`lib.decoder.train`) calls its check on its first line instead. A method calls "
+    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check returns values "
+            "other than its arguments (`lib.decoder.train`) calls its check on its first line instead. A method calls "
             "`validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape its "
             "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
@@ -3172,9 +3218,14 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
-    assert ("The docstring of a public function or class starts with the section that teaches it: `§2.`, or `§5.9.` "
-            "for a subsection. The appendix names the few exceptions, and a method's docstring need not follow the "
-            "rule.") in flat("CONTRIBUTING.md")
+    assert ("Outside `lib/validate.py`, the docstring of a public function or class starts with the section that "
+            "teaches it: `§2.`, or `§5.9.` for a subsection. The appendix names the few exceptions, and a method's "
+            "docstring need not follow the rule.") in flat("CONTRIBUTING.md")
+    # read63 A L21: the rule read as if it covered lib/validate.py, whose checks name no section (the appendix, which
+    # names the exceptions, leaves that module out)
+    validate = [node for node in ast.parse((ROOT / "lib" / "validate.py").read_text(encoding="utf-8")).body
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")]
+    assert validate and not any(re.match(r"§\d", ast.get_docstring(node) or "") for node in validate)
     appendix = flat("src", "chapters", "appendix.py")
     assert ("The exceptions, whose docstrings name no section, are the `*Saved` records of `layers` and `decoder` (what "
             "a forward pass keeps for its backward pass) and the two functions of `plain_python`") in appendix
@@ -3248,12 +3299,14 @@ def test_contributing_names_the_release_checks_a_change_can_fail():
 
 def test_the_translators_guide_takes_the_python_from_contributing():
     """docs/translating.md's set-up names no Python version of its own: it points to CONTRIBUTING.md's "A quick loop",
-    which names one (read58 T L2)."""
+    which names one (read58 T L2), with the package python3-venv that Debian's and Ubuntu's Python needs for `make dev`
+    (read63 A L1: README.md named it, this guide did not)."""
     guide, text = flat("docs", "translating.md"), flat("CONTRIBUTING.md")
     assert ('**Set up once** with `make dev`, using the Python version that [CONTRIBUTING.md, "A quick '
             'loop"](../CONTRIBUTING.md#a-quick-loop) requires.') in guide
     loop = text[text.index("## A quick loop"):]
-    assert re.match(r"## A quick loop Set up once with `make dev` \(Python \d\.\d+ or newer\)", loop)
+    assert re.match(r"## A quick loop Set up once with `make dev`\. You need `make` and Python \d\.\d+ or newer \(on "
+                    r"Debian or Ubuntu, also the package `python3-venv`\)\.", loop)
     assert not re.search(r"Python \d", guide)
 
 
@@ -3548,6 +3601,40 @@ def test_the_status_lines_translating_md_quotes_are_the_tools():
 
 
 
+def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its_id():
+    """CONTRIBUTING.md's Terms (read63 A L3, A2 L5: *exercise set*, *exercise notebook* and ids such as heads-3 were
+    used and never defined): a section's exercise set is one notebook of exercises/<lang>/, and the example id is the
+    third exercise of §2's notebook, in the registry's order."""
+    from grading import registry
+    said = re.search(r"\* A section's \*exercise set\* is one \*exercise notebook\*, `exercises/<lang>/exNN_name\.ipynb`\. "
+                     r"Each exercise in it has an id, such as `([\w-]+)`, §(\d+)'s (\w+)\.", flat("CONTRIBUTING.md"))
+    assert said, "CONTRIBUTING.md's Terms no longer define an exercise set"
+    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[said.group(3)]
+    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(said.group(2)):02d}"]
+    assert len(ids) >= ordinal and ids[ordinal - 1] == said.group(1), ids
+    sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
+    assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
+    assert all((ROOT / "exercises" / "en" / f"{s}.ipynb").is_file() for s in sources)
+
+
+def test_only_the_search_script_holds_words_of_its_own():
+    """CONTRIBUTING.md on the site's scripts (read63 A C1, A2 C2: it said they held no words of their own, though
+    course-search.js holds, per language, the words it uses to read a query): that script holds them, and
+    site/README.md, which the guide links, says where the others get theirs and what that data is for."""
+    text = flat("CONTRIBUTING.md")
+    said = re.search(r"Of the site's scripts \(`site/static/\*\.js`\), only `([\w-]+\.js)` holds words of its own, in "
+                     r"each language, to read a query \(\[site/README\.md\]\(site/README\.md\) says where the others get "
+                     r"theirs\)\.", text)
+    assert said, "CONTRIBUTING.md no longer says which of the site's scripts holds words"
+    from course_i18n import LANGUAGES
+    script = (ROOT / "site" / "static" / said.group(1)).read_text(encoding="utf-8")
+    question = re.search(r"var QUESTION = \{(.*?)\n  \};", script, re.S)
+    assert question and sorted(re.findall(r"^    (\w+):", question.group(1), re.M)) == sorted(LANGUAGES)
+    readme = flat("site", "README.md")
+    assert "The site's scripts hold no text that a reader sees." in readme
+    assert f"The language-specific data in `{said.group(1)}` is used only to parse a query" in readme
+
+
 def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     """CONTRIBUTING.md, "Changing lib" (read59 A C2: it said every public function checks its arguments): the
     public functions of lib that take arguments and have no check of their own are the backward functions but
@@ -3608,21 +3695,26 @@ def test_every_count_of_the_sections_is_the_courses():
     layout): every "§0–§N" of the guides, §0's "The course has nine sections, §0–§8" and the notebooks
     `00_start` … `NN_name` of docs/maintainers.md's layout end at the last section source, and README.md's "After
     each of §1–§N, work through its exercise notebook; §M has none." names the sections with an exercise set and
-    those without (read61 A2 C2: no test read it, and the guide did not name it). CHANGELOG.md's newest entry is
-    tests/test_release.py's."""
-    assert ("the new last section in every place that names the last one: §0's opening, this guide's Terms, "
-            "docs/maintainers.md's layout, README.md's \"The course\" and `CHANGELOG.md`'s newest entry. "
-            "`tests/test_guides.py` and `tests/test_release.py` name any left out of date.") in flat("CONTRIBUTING.md")
+    those without (read61 A2 C2: no test read it, and the guide did not name it). README.md's opening counts the
+    sections in words as §0 does, "The course has nine sections, §0–§8" (read63 A C4, A2 C3: the list left it out,
+    and only its "§0–§8" was read, so a stale "nine" passed). CHANGELOG.md's newest entry is tests/test_release.py's."""
+    assert ("the new last section in every place that names it or counts the sections: §0's opening, README.md's "
+            "opening and its \"The course\", this guide's Terms, docs/maintainers.md's layout and `CHANGELOG.md`'s "
+            "newest entry. `tests/test_guides.py` and `tests/test_release.py` name any left out of date.") in flat(
+        "CONTRIBUTING.md")
     sources = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     last = int(sources[-1].name[:2])
     stale = [f"{guide}: {m.group(0)}" for guide in GUIDES
              for m in re.finditer(r"§0–§(\d+)", flat(guide)) if int(m.group(1)) != last]
     assert "§0–§" in flat("CONTRIBUTING.md")
-    opening = re.search(r"The course has (\w+) sections, §0–§(\d+)", flat("src", "chapters", "00_start.py"))
-    assert opening, "§0 no longer says how many sections the course has"
     words = dict(NUMBERS, nine=9, ten=10, eleven=11, twelve=12)
-    if (words.get(opening.group(1)), int(opening.group(2))) != (last + 1, last):
-        stale.append(f"src/chapters/00_start.py: {opening.group(0)}")
+    for where in (("src", "chapters", "00_start.py"), ("README.md",)):
+        opening = re.search(r"The course has (\w+) sections, §0–§(\d+)", flat(*where))
+        assert opening, f"{'/'.join(where)} no longer says how many sections the course has"
+        if (words.get(opening.group(1)), int(opening.group(2))) != (last + 1, last):
+            stale.append(f"{'/'.join(where)}: {opening.group(0)}")
+    readme_opening = flat("README.md").split("## ", 1)[0]    # the README's opening, above its first section
+    assert "The course has " in readme_opening
     layout = re.search(r"`00_start` … `(\d\d)_\w+`", flat("docs", "maintainers.md"))
     assert layout, "docs/maintainers.md's layout no longer names the section notebooks"
     if layout.group(0) != f"`00_start` … `{sources[-1].stem}`":
@@ -3662,8 +3754,8 @@ def test_only_sections_and_exercise_sets_are_written_as_md_and_code_calls():
     text = flat("CONTRIBUTING.md")
     assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls, "
             "in reading order:") in text
-    assert ("A quiz source (`src/quizzes/`) has a format of its own, described in the docstring of "
-            "`tools/quizzes.py`.") in text
+    assert ("* `src/quizzes/NN_name.py`: a section's questions, in English (the docstring of `tools/quizzes.py` gives "
+            "the format);") in text
     assert "* `src/translations/<kind>/<name>.json`: which translations were last confirmed together" in text
     called = lambda path: {node.func.id for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))  # noqa: E731
                            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
@@ -3750,16 +3842,16 @@ def test_an_interface_text_is_what_the_course_catalogues_translate():
     text = flat("CONTRIBUTING.md")
     assert ("An *interface text* is a text the course's Python code shows a learner or an instructor, translated in "
             "the catalogues `course.po`: a message from `check()` or the grader, a button or heading on the site, the "
-            "words in an interactive figure or a diagram. The site's theme, captions, titles and search words are "
-            "translated [elsewhere](docs/translating.md#texts-outside-the-courses-catalogues).") in text
+            "words in an interactive figure or a diagram. The site's theme, sidebar captions, site titles and search "
+            "words are translated [elsewhere](docs/translating.md#texts-outside-the-courses-catalogues).") in text
     assert {"grading.feedback", "grading.messages", "landing_texts", "figures.interactive", "tools.diagrams"} <= {
         source.split(":")[0] for source in i18n.SOURCES}
     outside = flat("docs", "translating.md").split("## Texts outside the course's catalogues", 1)[1].split("## ", 1)[0]
     assert all(word in outside for word in ("theme", "`_config.yml`", "site title", "captions", "`_toc.yml`",
                                             "`site/search-terms.yml`"))
     part = text[text.index("### An interface text"):text.index("### The grader's sandbox")]
-    assert ("4. Run steps 1–3 of [When the English changes](#when-the-english-changes), translating the text in "
-            "each `course.po`.") in part
+    assert ("4. Update the catalogues, translate the text in each `course.po` and rebuild what shows it, as [When the "
+            "English changes](#when-the-english-changes) says.") in part   # its steps named, not numbered (read63)
     step_3 = text[text.index("3. Rebuild what shows the texts you changed"):text.index("4. Confirm the translations")]
     assert "the words of an interactive figure:" in step_3 and "the words of a diagram:" in step_3
 
@@ -3793,8 +3885,9 @@ def test_only_cells_that_print_times_are_left_out_of_nbval():
     §7.3 and §7.5, the examples, both measure in an untagged cell and print in a tagged one."""
     from tools.nbsource import load
     assert ("* Only a cell that prints a time gets the tag `nbval-ignore-output`, which keeps its outputs out of "
-            "nbval's comparison. If the measuring cell also prints what speed does not change, print the times in a "
-            "tagged cell (§7.3, §7.5).") in flat("CONTRIBUTING.md")
+            "nbval's comparison. If the cell that measures also prints results that do not depend on speed (losses, "
+            "counts), leave it untagged and print the times in a tagged cell of their own (§7.3, §7.5).") in flat(
+        "CONTRIBUTING.md")   # read63 A L14: it said "prints what speed does not change"
     tag, measured_apart = "nbval-ignore-output", []
     for path in sorted((ROOT / "src").glob("[cs]*/*.py")):
         if path.parent.name not in ("chapters", "solutions"):
@@ -3825,9 +3918,10 @@ def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
     multi_head_attention). The exceptions are read from the registry, not from the guide."""
     from grading import references, registry
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"Its answer goes in `grading/references\.py`, which is also its reference unless the spec names "
-                     r"another: a `lib` function, or, for ([\w-]+(?:, [\w-]+)*(?: and [\w-]+)?), another function "
-                     r"there\.", text)
+    said = re.search(r"Its answer, the solution the solved notebook shows, goes in `grading/references\.py`\. The grader "
+                     r"computes expected results with its \*reference\*: the answer, unless the spec names a `lib` "
+                     r"function or, for ([\w-]+(?:, [\w-]+)*(?: and [\w-]+)?), another function of "
+                     r"`grading/references\.py`\.", text)    # answer and reference defined (read63 A2 L8)
     assert said, "CONTRIBUTING.md no longer says where an exercise's answer and reference are"
     other_reference = set()
     for ex in registry.Registry().values():
