@@ -108,7 +108,8 @@ def _wrap_titles(fig, axes, room):
         ax.title.set_text(best or title)
 
 
-def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0):
+def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0,
+             xlabel="j"):
     """§1. Matrices side by side as heatmaps, rows i (queries) and columns j (keys).
 
     matrices: a list of 2-D arrays (bool or numbers); titles: one string per
@@ -116,6 +117,8 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     labels: None, or one 2-D array of strings per matrix, written into the cells.
     row_sums: True, False, or one bool per matrix; where True, each row's sum
     is written to the right of the row.
+    xlabel: the symbol of the columns, "j" (a key's position) unless they are
+    something else, such as "c" (the features, §0.4's notation).
     Returns a :class:`PanelFigure`; the notebook ends its cell with ``plt.show()``.
     """
     import matplotlib.pyplot as plt
@@ -127,7 +130,7 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     # Side by side, with cells of at most cell_size inches within MAX_WIDTH; when the
     # cells would get too small for their labels (0.38 in), fewer panels per row.
     for per_row in range(len(matrices), 0, -1):
-        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax)
+        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax, xlabel)
         if per_row == 1 or _smallest_cell(fig, matrices) >= 0.38:
             return fig
         plt.close(fig)
@@ -145,7 +148,7 @@ def _tight_width(fig):
     return fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1   # savefig pads 0.1 in on each side
 
 
-def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax):
+def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax, xlabel):
     import matplotlib.pyplot as plt
 
     rows = -(-len(matrices) // per_row)
@@ -162,7 +165,7 @@ def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vma
         ax.set_xticks(range(m.shape[1]))
         ax.set_yticks(range(m.shape[0]))
         ax.tick_params(labelsize=TEXT)
-        ax.set_xlabel("j", fontsize=LABEL)
+        ax.set_xlabel(xlabel, fontsize=LABEL)
         ax.set_ylabel("i", fontsize=LABEL, rotation=0, labelpad=8)
         if labels is not None:
             for i in range(m.shape[0]):
@@ -184,9 +187,9 @@ def head_layout_picture(layouts, width):
     """§2. Where each feature lands after splitting heads: one panel per layout.
 
     layouts: dict title -> integer array (H, T, d) whose entries are codes
-    t * width + f of the input feature (time t, feature f) stored in that slot.
+    t * width + c of the input feature (time t, feature c) stored in that slot.
     Each slot is coloured by the time t its content comes from and labelled
-    with the feature index f.  Rows are (h, slot); a line separates the heads.
+    with t and the feature index c (§0.4's notation).  Rows are (h, slot); a line separates the heads.
     Returns a :class:`PanelFigure` (on a phone the layouts stand one above the other).
     """
     import matplotlib.pyplot as plt
@@ -194,7 +197,7 @@ def head_layout_picture(layouts, width):
     first = np.asarray(next(iter(layouts.values())))
     H, T, d = first.shape
     n = len(layouts)
-    slot = min(0.85, (MAX_WIDTH - 1.35 * n) / max(d * n, 1))   # inches per slot column, "t0 f3" must fit
+    slot = min(0.85, (MAX_WIDTH - 1.35 * n) / max(d * n, 1))   # inches per slot column, "t0 c3" must fit
     fig, axes = plt.subplots(1, n, figsize=(min(MAX_WIDTH, 1.35 * n + slot * d * n), 0.9 + 0.36 * H * T),
                              squeeze=False, FigureClass=PanelFigure)
     cmap = plt.get_cmap("Pastel1", max(T, 3))
@@ -204,7 +207,7 @@ def head_layout_picture(layouts, width):
         ax.imshow(times, cmap=cmap, vmin=-0.5, vmax=max(T, 3) - 0.5, aspect="auto")
         for r in range(H * T):
             for a in range(d):
-                ax.text(a, r, f"t{times[r, a]} f{features[r, a]}", ha="center", va="center", fontsize=TEXT)
+                ax.text(a, r, f"t{times[r, a]} c{features[r, a]}", ha="center", va="center", fontsize=TEXT)
         for h in range(1, H):
             ax.axhline(h * T - 0.5, color="black", linewidth=2)
         ax.set_xticks(range(d))

@@ -13,6 +13,10 @@ every chapter, exercise and solution notebook in the same language, and checks t
   beside α; V as the vocabulary size beside the values V; h or x for a layer's vectors beside
   the head index and the token id; ℓ for a length; j for an output feature beside the key's
   position, k for a prefix length beside the keys, s for a seed or a position beside the scores);
+* a letter that addresses an entry beside index letters, ``(b, t, c)``, ``x_{b,t}``, or names a feature ("feature
+  c"), is one the table gives an index (a position, a sequence, a head, a coordinate, a feature, a layer): f, the
+  function of §7.1, once named §2's features;
+* the figures label an axis of features with the table's symbol for a feature, not j (a key's position);
 * layers are counted from 0 in the prose of every chapter, as in the code (``blocks.0``).
 """
 
@@ -21,6 +25,7 @@ import pathlib
 import re
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -154,6 +159,52 @@ def clash_problems(formula):
     return [why for pattern, why in CLASHES if pattern.search(formula)]
 
 
+# a letter used as an index: in a group of lowercase letters that address an entry, (b, t, c), [i, j], x_{b,t}; or
+# after "feature" in English prose
+INDEX_GROUP = re.compile(r"[(\[]\s*([a-z](?:\s*,\s*[a-z])+)\s*[)\]]|_\{([a-z](?:\s*,\s*[a-z])+)\}")
+FEATURE_LETTER = re.compile(r"\bfeatures?(?: number)? ([a-z])\b(?![·\w(\[])")
+INDEX_MEANING = re.compile(r"^(?:an? |any )?(?:position|sequence|head|coordinate|feature|layer)\b")
+
+
+def index_letters():
+    """The letters §0.4's English table gives an index: in a row of several symbols, each symbol's share of the
+    meaning (``$i$, $j$, $t$ | position of a query, position of a key, any position``) starts with what it counts."""
+    for cell in read("chapters", "en", "00_start.ipynb"):
+        if cell["cell_type"] == "markdown" and re.search(r"^## 0\.4\b", _text(cell), re.M):
+            break
+    found = set()
+    for line in _text(cell).splitlines():
+        m = re.match(r"^\|\s*(.+?)\s*\|\s*(.+?)\s*\|\s*$", line)
+        if not m:
+            continue
+        letters = [t.strip() for t in re.findall(r"\$([^$]+)\$", m.group(1))]
+        meanings = re.split(r",\s*", m.group(2))
+        for letter, meaning in zip(letters, meanings if len(meanings) == len(letters) else [m.group(2)] * len(letters)):
+            if re.fullmatch(r"[a-z]", letter) and INDEX_MEANING.match(meaning.split(":")[0]):
+                found.add(letter)
+    return found
+
+
+def misused_indices(text, indices, english=False):
+    """The groups of index letters in ``text`` that hold a letter the table does not give an index."""
+    found = []
+    for m in INDEX_GROUP.finditer(text):
+        letters = [x.strip() for x in (m.group(1) or m.group(2)).split(",")]
+        if set(letters) & indices and not set(letters) <= indices:      # (k, v), two arrays, addresses nothing
+            found.append(m.group(0))
+    if english:
+        found += [m.group(0) for m in FEATURE_LETTER.finditer(MATH.sub(" ", text)) if m.group(1) not in indices]
+    return found
+
+
+def prose_and_comments(cell):
+    """The Markdown of a cell without its code spans, or the comments of a code cell."""
+    text = _text(cell)
+    if cell["cell_type"] == "markdown":
+        return CODE.sub(" ", text)
+    return "\n".join(line.split("#", 1)[1] for line in text.splitlines() if "#" in line)
+
+
 LAYER = {
     "en": re.compile(r"\b(?:layers?|blocks?) (\d)(?!\d|\.\d)"),
     "zh": re.compile(r"第 ?(\d) ?(?:层|块)"),
@@ -184,6 +235,13 @@ def test_the_checks_catch_what_they_name():
                 r"y_t = \sum_h y^{(h)}_t \, W_O^{(h)}", r"s_{ij} = \frac{q_i \cdot k_j}{\sqrt d}", r"s_{\max}",
                 r"p = 1, \dots, 8", r"\partial \hat z_t / \partial z_{t'} = 0", r"\partial f / \partial s_j"):
         assert not clash_problems(new), new
+    indices = index_letters()
+    assert {"i", "j", "t", "b", "h", "a", "c"} <= indices and not {"f", "d", "n", "p", "k", "v"} & indices
+    for old in ("its flat index in (b, t, f)", "x[b, t, f]", r"$x_{b,t,f}$", "the feature number f"):
+        assert misused_indices(old, indices, english=True), old
+    for new in ("its flat index in (b, t, c)", "a slot (h, t, a)", "[i, j]", r"$x_{b,t}$", "(k, v)", "(T, d)",
+                "feature c", r"feature $h \cdot d + a$", "feature h·d + a"):
+        assert not misused_indices(new, indices, english=True), new
     assert layer_numbers("en", [{"cell_type": "markdown", "source": "layer 1 reads layer 2"}]) == {1, 2}
     assert layer_numbers("ru", [{"cell_type": "markdown", "source": "слой 0 и слоя 1"}]) == {0, 1}
     assert layer_numbers("zh", [{"cell_type": "markdown", "source": "第 0 层和第 1 层"}]) == {0, 1}
@@ -215,6 +273,39 @@ def test_no_letter_keeps_a_second_meaning(lang):
     found = [f"{kind}/{lang}/{page} cell {n}: ${tex.strip()[:60]}$: {why}"
              for kind, page in PAGES for n, tex in formulas(kind, lang, page) for why in clash_problems(tex)]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_letter_used_as_an_index_is_an_index_in_the_table(lang):
+    """read64 C-en C4: §2.2 gave each entry of x its flat index in "(b, t, f)" and labelled Figure 2.2's slots
+    with "the feature number f", while §0.4's f is the scalar function of §7.1. A feature is c."""
+    indices = index_letters()                                  # the letters are the same in every language
+    found = [f"{kind}/{lang}/{page} cell {n}: {group}"
+             for kind, page in PAGES for n, cell in enumerate(read(kind, lang, page))
+             for group in misused_indices(prose_and_comments(cell), indices, english=lang == "en")]
+    assert not found, (f"letters used as indices that §0.4's table does not give an index ({sorted(indices)}):\n"
+                       + "\n".join(found))
+
+
+def test_the_figures_label_features_with_the_tables_symbol():
+    """read64 C-en C3: Figure 1.3's columns are the four features of Y, and its axis said j, a key's position."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from figures import plots
+
+    table, _ = notation_table("en")
+    feature = next(symbol for symbol, meaning in table.items() if meaning.startswith("a feature"))
+    assert feature in index_letters() and table["j"].startswith("position of a query")
+    cell = next(_text(c) for c in read("chapters", "en", "01_allowed_set.ipynb")
+                if c["cell_type"] == "code" and "|ΔY|  unmasked_attention" in _text(c))
+    assert f'xlabel="{feature}"' in cell, cell
+    fig = plots.heatmaps([np.zeros((3, 4))], ["|ΔY|"], xlabel=feature)
+    assert [ax.get_xlabel() for ax in fig.axes] == [feature]
+    assert plots.heatmaps([np.zeros((3, 3))], ["α"]).axes[0].get_xlabel() == "j"       # keys, by default
+    fig2 = plots.head_layout_picture({"split_heads(x, H)": np.arange(8).reshape(2, 1, 4)}, width=8)
+    assert fig2.axes[0].texts[-1].get_text() == f"t0 {feature}7"                      # time 0, feature 7
+    plt.close("all")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -282,6 +282,24 @@ def _reader_text(page_html):
     return re.sub(r"§\d+(\.\d+)*|(?:[Рр]ис\.|Figure|图)\s?\d+\.\d+", " ", prose)
 
 
+def test_no_quiz_text_shows_tex_to_the_reader():
+    """A quiz is plain HTML (tools/quizzes.py, render) written with no TeX delimiters, and quiz.js shows its
+    feedback after the page was typeset (tools/static_math.py), so TeX in a quiz text reaches the reader as it is
+    typed. read64 C-en L20: §2.5's question showed "α = 1/(1 + e^{1/√2})" with its braces; quiz texts write
+    exp(1/√2), e², e⁻¹⁰ and 10⁻¹⁴ instead."""
+    tex = re.compile(r"[\^_]\{|\\[A-Za-z]+|\$")
+    pages = quizzes.chapter_pages()
+    found = []
+    for page, sections in quizzes.load_all().items():
+        for sec in sections:
+            for lang in LANGUAGES:
+                prose = _reader_text(quizzes.render(page, sec, lang, pages))
+                found += [f"{page} §{sec.number} ({lang}): {prose[max(0, m.start() - 30):m.end() + 30]!r}"
+                          for m in tex.finditer(prose)]
+    assert not found, "\n".join(found)
+    assert tex.search("1/(1 + e^{1/√2})") and tex.search(r"$\alpha$") and not tex.search("1/(1 + exp(1/√2)), e², 10⁻¹⁴")
+
+
 def test_every_russian_quiz_writes_its_numbers_with_the_decimal_comma():
     """On a Russian page every key, hint and explanation writes a decimal comma and groups 5 or more
     digits with a narrow no-break space (0,697; 1 048 576), as the Russian prose does; the number the

@@ -121,6 +121,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $Y$, $y$ | output of a head or a layer; its rows $y_i$ |
 | $i$, $j$, $t$ | position of a query, position of a key, any position |
 | $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
+| $c$ | a feature: an index along the width D; feature $h \cdot d + a$ is coordinate a of head h (§2.2) |
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
 | $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |

@@ -56,11 +56,11 @@ assert np.allclose(weights @ X3, np.cumsum(X3, axis=0) / counts)
 md(r"""
 Row 0 has a single readable key and gets the weights [1, 0, 0]; row 1 gets [1/2, 1/2, 0]; row 2 may read all three positions and gives each 1/3. Forbidden entries are exactly 0 and every row sums to 1.
 
-These weights are the lower triangle of ones, each row divided by its number of ones ($i+1$), so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted aggregation of the past: with equal scores every earlier position counts the same; learned scores make the weights uneven.
+These weights are the lower triangle of ones, each row divided by its number of ones ($i+1$), so `weights @ X3` is the running mean of the rows of `X3` up to each position (the last lines of the cell check both). Masked attention is a weighted average of the past and the present: with equal scores every position up to and including i counts the same; learned scores make the weights uneven.
 """)
 
 md(r"""
-Exercise mask-3 of set 1 turns these properties into a test of any weights, with its own tolerance `atol`: every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test. It adds a relative tolerance to its absolute one, which is fine for a demonstration but not for mask-3.
+Exercise mask-3 (exercise set 1) turns these properties into a test of any weights, with its own tolerance `atol`: every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
 """)
 
 md(r"""
@@ -119,7 +119,9 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 """)
 
 md(r"""
-Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden. Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception. It holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; that character is target 0 and enters the inputs only at position 1, which query 0 may not read. The allowed set is therefore $j \le i$, diagonal included.
+Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden.
+
+Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception. It holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; that character is target 0 and enters the inputs only at position 1, which query 0 may not read. The allowed set is therefore $j \le i$, diagonal included.
 
 The upper grid of Figure 1.1 shows this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
 
@@ -150,7 +152,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. Every mask `causal_allowed` builds has such a row: its last query reads every key. A mask that also excludes padding, such as the mask `general` built in §1.8, may have no such row, and then its complement passes without an error. So build the mask with `causal_allowed` and pass it as it is.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key. The mask `general` built in §1.8 still has one in sequence 0, whose mask is the plain causal one, so its complement raises too. But `general[1]`, the mask of the row of 雨, has none, and its complement passes without an error (the code of §1.8 checks both). So build the mask with `causal_allowed` and pass it as it is.
 """)
 
 md(r"""
@@ -173,14 +175,21 @@ assert np.allclose(zero_scores, 1/3) and (zero_scores[~allowed] > 0).all()
 #en additive mask: 0 where allowed, −∞ where forbidden
 additive = softmax(S + np.where(allowed, 0.0, -np.inf))
 assert np.allclose(additive, weights) and (additive[~allowed] == 0.0).all()
+
+#en without subtracting the largest score: exp(1000) overflows
+with np.errstate(over="ignore", invalid="ignore"):
+    e = np.exp(np.array([1000.0, 0.0]))
+    unstable = e / e.sum()
+print(unstable)
+assert np.isnan(unstable[0]) and unstable[1] == 0.0
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 one third. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator; in the familiar additive mask its score gets $-\infty$ added, because $\exp(-\infty)$ is exactly 0 whatever the other scores are (a finite score gives 0 only once it lies far enough below the row's largest score; §1.10).
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 one third. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator. In the familiar additive mask, $-\infty$ is added to its score, and $\exp(-\infty)$ is exactly 0 whatever the other scores are. A finite score gives 0 only once it lies far enough below the row's largest score (§1.10).
 """)
 
 md(r"""
-The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and the row becomes NaN.
+The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN: the scores [1000, 0] give the weights [nan, 0.] (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
 """)
 
 md(r"""
@@ -220,7 +229,7 @@ plt.show()
 """, alt="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.")
 
 md(r"""
-The wrong order does more damage than rows that fail to sum to 1. Its denominator contains the scores of future keys, so the future leaks in through the denominator. Change only the score of query 0 against its future key 2, from 0 to 2:
+The wrong order does more than break the row sums. Its denominator contains the scores of future keys, so the future leaks in through the denominator. Change only the score of query 0 against its future key 2, from 0 to 2:
 """)
 
 code("""
@@ -281,7 +290,7 @@ assert "row (0,)" in str(err)
 md(r"""
 With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is more insidious still. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, the empty row, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No row in this course is empty on purpose. The condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
+Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No mask of the course's model has an empty row: the condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
 """)
 
 code("""
@@ -363,6 +372,11 @@ for b, length in enumerate(lengths):
     assert (general[b, :length] == allowed[:length]).all()
 #en only the padded query's row differs
 assert not (general[1, 2] == allowed[2]).all()
+#en §1.4: the complement of general raises at row (0, 2), that of general[1]
+#en passes
+err = refusal(masked_softmax, np.zeros((2, 3, 3)), ~general)
+assert "row (0, 2)" in str(err)
+assert np.isfinite(masked_softmax(S, ~general[1])).all()
 """)
 
 md(r"""
@@ -418,13 +432,13 @@ plots.heatmaps(
     ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
     labels=[[[f"{v:.2f}" for v in row] for row in m]
             for m in change.values()],
-    cmap="Reds", vmax=top,
+    cmap="Reds", vmax=top, xlabel="c",
 )
 plt.show()
 """, alt="Two 3×4 heatmaps, rows i are positions, columns the four features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")
 
 md(r"""
-In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns. The figure opens with $X[2, 0]$ already moved two steps up, so that it makes its point before you touch anything; with every slider at the value of $X[2]$ itself, every entry is 0.
+In the interactive figure below you change the four entries $X[2, 0], \dots, X[2, 3]$ of the last row yourself, in steps of 0.5. For both computations the table lists the largest difference of every output row from the original output, $\max\lvert\Delta Y[i]\rvert$. Drag any slider and compare the two columns. The figure opens with $X[2, 0]$ already moved two steps up, so that it makes its point before you touch anything; with every slider back at its original value (the entries of $X[2]$), every entry of the table is 0.
 """)
 
 code("""
@@ -463,7 +477,7 @@ A zero weight therefore cannot tell which keys were forbidden; only the mask can
 
 ### EOS is not a padding index
 
-§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be declared a padding index (such as `padding_idx` of PyTorch's `nn.Embedding`, or the `ignore_index` of a loss). EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so declaring it a padding index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. −100 is not a token id at all, and `decode` refuses it outright:
+§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. It follows that EOS must not be given a padding role either: not as the `padding_idx` of PyTorch's `nn.Embedding`, and not as the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so giving it either role would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. −100 is not a token id at all, and `decode` refuses it outright:
 """)
 
 code("""

@@ -4,7 +4,7 @@
 md(r"""
 # 2 Multiple heads change subspaces, not time order
 
-In §1 a single attention head read all D features of every allowed position. Multi-head attention divides the width into H slices of width d = D/H, and each slice computes its own attention over the **same** allowed set. The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
+In §1 a single attention head read all D features of every allowed position. Multi-head attention splits the width of the queries, keys and values into H slices of width d = D/H, and each slice computes its own attention over the **same** allowed set. Every head still reads all D input features, through its own d columns of $W_Q$, $W_K$ and $W_V$ (§2.1). The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
 
 Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once.
 
@@ -97,18 +97,18 @@ There is one rule to remember: **coordinate a of head h at position t is feature
 
 ![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
 
-To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, f), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
+To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, c), where c is the feature (§0.4's notation), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
 """)
 
 code(r"""
 B, T, D, H = 2, 3, 8, 2
 d = D // H
-#en x[b, t, f] = flat index of (b, t, f)
+#en x[b, t, c] = flat index of (b, t, c)
 x = np.arange(B * T * D).reshape(B, T, D)
 
 
 def origin(value):
-    #en (b, t, f) of the entry of x that holds this value
+    #en (b, t, c) of the entry of x that holds this value
     return tuple(int(i) for i in np.unravel_index(value, x.shape))
 
 
@@ -187,7 +187,7 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 md(r"""
 With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs and produces output; the output just differs from the correct one (the last number above). No error message warns you.
 
-Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature number f. On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
+Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
 """)
 
 code(r"""
@@ -430,7 +430,7 @@ assert (cost["attention_bytes"][0] == 4 * 2**20
 assert (cost["attention_entries"] == head_counts * T_big**2).all()
 assert cost["softmax_ops"][-1] == 16 * cost["softmax_ops"][0]
 
-#en the same rules hold for every choice offered by the interactive table
+#en the same rules hold for every choice offered by the interactive figure
 #en below
 h_options = [1, 2, 4, 8, 16, 32]
 d_options = [128, 256, 512, 1024]
@@ -467,7 +467,7 @@ plt.show()
 md(r"""
 ### The same counts for other H, D and T
 
-The table below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries. Pick the values with the buttons above the table.
+The interactive figure below gives the same counts for other values of H, D and T (B = 1, float32), starting from H = 8, D = 512 and T = 1024. At fixed H, doubling T makes the attention tables four times larger, because each head's table has $T^2$ entries. Pick the values with the buttons above the table.
 """)
 
 code(r"""
@@ -554,7 +554,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-At positions 1 to 3, head 0 puts at least 0.999 of its weight on the previous token (position 0, which has none, reads itself); at every position, head 1 puts as much on `<bos>`. The output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
+At positions 1 to 3, head 0 puts at least 0.999 of its weight on the previous token (position 0, which has none, reads itself); at every position, head 1 puts at least as much on `<bos>`. The output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)
@@ -612,7 +612,7 @@ assert favourites == 2  #en d = 1: every query prefers one of two keys
 """)
 
 md(r"""
-Every head's scores have rank exactly d. More heads buy more softmaxes and more notions of similarity, each comparing fewer coordinates; how to split D is a trade-off, not a rule.
+Here every head's scores reach rank d, the most they can have. More heads buy more softmaxes and more notions of similarity, each comparing fewer coordinates; how to split D is a trade-off, not a rule.
 """)
 
 md(r"""
@@ -624,7 +624,7 @@ People like to say "this head tracks syntax, that one the previous word". Nothin
 
 * Multi-head attention is H single-head computations on blocks of columns of $W_Q$, $W_K$ and $W_V$, concatenated and multiplied by $W_O$; the split form computes the same in a few full-width products.
 * `split_heads`: coordinate a of head h at position t is feature $h \cdot d + a$ at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
-* Every head scales by its own $\sqrt d$ and normalises over the same allowed set; the causal mask is the same for all heads.
+* Every head divides its scores by $\sqrt d$, the width of one head (not $\sqrt D$), and normalises over the same allowed set; the causal mask is the same for all heads.
 * `merge_heads` concatenates in head order; $W_O$ is where the heads meet, and after it the output is no longer a convex combination.
 * H heads give each query H softmaxes, so it can read H positions sharply at once (§2.7), and each head compares its own coordinates in its own way (§2.8).
 * At fixed D, changing H shifts the costs: parameters and matrix products stay the same, attention tables and softmax work grow with H, and each head's scores have rank at most d.

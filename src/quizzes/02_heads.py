@@ -69,7 +69,7 @@ section("independent heads",
                   (T("They agree only with a single head", claim="agree only for H = 1"),
                    T("They agree for every H: each head uses its own block of columns either way."))],
            witness=loop_and_split),
-    choose(T("Concatenating the heads and multiplying by W_O equals what?"),
+    choose(T("Concatenating the heads and multiplying by W_O gives the same result as what?"),
            right=T("Each head times its own block of d rows of W_O, summed over the H heads", claim="blocks of rows, summed"),
            why=T("That is why W_O is where the heads meet (§2.4)."),
            wrong=[(T("Each head times the whole W_O, then averaged", claim="whole W_O, averaged"),
@@ -80,7 +80,7 @@ section("independent heads",
 )
 
 
-# §2.2: x[b, t, f] holds its own flat index, as in the section
+# §2.2: x[b, t, c] holds its own flat index, as in the section
 B, T3 = 2, 3
 X = np.arange(B * T3 * D).reshape(B, T3, D)
 WRONG = X.reshape(B, H, T3, d)                                     # no axis swap
@@ -293,7 +293,7 @@ def heads_redundant(claim):
 
 
 section("Example 1",
-    number(T("In Example 1, query 1 gives key 0 the weight α = 1/(1 + e^{1/√2}) in both heads. What is α, to 3 decimals?"),
+    number(T("In Example 1, query 1 gives key 0 the weight α = 1/(1 + exp(1/√2)) in both heads. What is α, to 3 decimals?"),
            answer=A, tolerance=0.0006, shown=f"{A:.3f}",
            why=T("Query 1's scores are [0, 1/√2] in both heads."),
            wrong=[(0.67, T("That is the weight of key 1, 1 − α.")),
@@ -324,6 +324,9 @@ COSTS = head_costs(np.array([1, 2, 4, 8, 16]), width=512, length=1024)
 
 def parameters_at_512(n):
     assert (COSTS["parameters"] == COSTS["parameters"][0]).all()   # any H
+    w, d8 = np.broadcast_to(0.0, (4, 512, 512)), int(COSTS["head_width"][3])       # W_Q, W_K, W_V, W_O; H = 8
+    shares = [w[:3, :, h * d8:(h + 1) * d8].size + w[3, h * d8:(h + 1) * d8].size for h in range(8)]
+    assert shares[0] == 4 * 512 * 64 == 131_072 and sum(shares) == COSTS["parameters"][3]   # the why of 131,072
     return int(COSTS["parameters"][0]) == n == 4 * 512 ** 2
 
 
@@ -340,7 +343,7 @@ section("number of heads costs",
     number(T("With D = 512, how many parameters do W_Q, W_K, W_V and W_O have together (any H)?"),
            answer=4 * 512 ** 2,
            why=T("4·D²: the heads only decide how the columns are grouped."),
-           wrong=[(4 * 512 ** 2 // 8, T("That divides 4D² by 8, as if each of 8 heads owned only its own block; the number of parameters does not depend on H.")),
+           wrong=[(4 * 512 ** 2 // 8, T("131,072 = 4·D·d, with d = 64, is one head's share when H = 8: its d columns of W_Q, W_K and W_V and its d rows of W_O. The blocks of the 8 heads together make up all of 4D², and so do those of any other H.")),
                   (3 * 512 ** 2, T("That leaves out W_O."))],
            witness=parameters_at_512),
     number(T("D = 512, T = 1024, B = 1, float32, H = 8: how many MiB do the attention tables take?"),
@@ -402,6 +405,11 @@ def head_0_on_previous(claim):
     # the feedback of "exactly 1": every other readable key of rows 1 to 3 keeps about e^-10
     readable_others = np.tril(np.ones((4, 4), bool)) & ~np.eye(4, k=-1, dtype=bool)
     others = TWO_HEADS[0][readable_others][1:]                    # [0, 0] is row 0 reading itself
+    for n_others in (1, 2, 3):                                    # rows 1 to 3: a gap of about 37 rounds to 1
+        top = [masked_softmax(np.array([gap] + [0.0] * n_others), np.ones(n_others + 1, bool)) for gap in (36.5, 37.0)]
+        assert top[0][0] < 1 and top[1][0] == 1 and 1e-17 < top[1][1] < 1e-15
+    assert masked_softmax(np.array([745.0, 0.0]), np.ones(2, bool))[1] > 0           # underflow: beyond about 745
+    assert masked_softmax(np.array([746.0, 0.0]), np.ones(2, bool))[1] == 0
     facts = {"more than 0.999": (on_previous > 0.999).all() and (on_previous < 1).all()
              and len(others) == 6 and np.allclose(others, np.exp(-10), rtol=1e-3),
              "about 1/2": np.allclose(on_previous, 0.5, atol=0.05), "exactly 1": (on_previous == 1).all()}
@@ -431,7 +439,7 @@ section("two heads can do",
            wrong=[(T("About 1/2", claim="about 1/2"),
                    T("1/2 is what one head gets when it must serve both positions.")),
                   (T("Exactly 1", claim="exactly 1"),
-                   T("Here each other readable key still gets a weight of about e⁻¹⁰ (its score is 10 lower), small but not 0, so the weight stays below 1. Only far larger score gaps let the other weights vanish in rounding and give exactly 1 (§1.10)."))],
+                   T("Here each other readable key still gets a weight of about e⁻¹⁰ (its score is 10 lower), small but not 0, so the weight stays below 1. In float64 the weight rounds to exactly 1 only once the gap reaches about 37; the other weights, about 10⁻¹⁶, are still not 0 then, and they underflow to 0 only beyond a gap of about 745 (§1.10)."))],
            witness=head_0_on_previous),
 )
 
@@ -529,7 +537,7 @@ section("nameable role",
            wrong=[(T("Yes: each head gets one linguistic phenomenon"),
                    T("Nothing in the structure asks for that.")),
                   (T("The more heads, the clearer the roles"),
-                   T("More heads are only narrower subspaces."))],
+                   T("More heads only mean narrower subspaces."))],
            unwitnessed="what heads learn depends on training; the split computes no role"),
     choose(T("How would you test whether a head has a role?"),
            right=T("By experiment: for example, switch the head off and measure the effect"),
