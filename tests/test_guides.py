@@ -1949,11 +1949,8 @@ def test_the_hint_is_written_as_the_diagnosis_prints_it():
     assert "def explain_mistake(" in (ROOT / "grading" / "diagnoses.py").read_text(encoding="utf-8")  # same module
     assert diagnoses.TEMPLATE["en"] == "What this suggests: {text}. See §{section}."
     assert all("{text}" in t and "§{section}" in t for t in diagnoses.TEMPLATE.values())
-    mistakes = [m for ms in diagnoses.MISTAKES.values() for m in ms] + list(diagnoses.GENERIC.values())
-    assert not [(m.id, lang) for m in mistakes for lang, hint in m.text.items()
-                if "§" in hint or hint.rstrip().endswith((".", "。"))]
-    said = diagnoses.explain_mistake(mistakes[0], "en")
-    assert said.count(f"§{mistakes[0].section}") == 1 and ".." not in said
+    import test_hint_readability      # the hints' form is checked where the translators' loop runs it (read63 T C3)
+    test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section()
     assert ("`tests/test_mistakes.py` checks that every mistake has a hint in every language and a section number, "
             "and that the diagnosis names that section") in text
     tree = ast.parse((ROOT / "tests" / "test_mistakes.py").read_text(encoding="utf-8"))
@@ -2549,8 +2546,8 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
             "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in text
     assert ("A list, pattern, table or set of arguments counts only if it holds every language, so one written "
-            'before `xx` was added passes unseen. So do the two lists `"zh en ru".split()` in §8\'s code: step 8 adds '
-            "`xx` to them.") in text
+            'before `xx` was added passes unseen. The two lists `"zh en ru".split()` in §8\'s code pass too: step 8 '
+            "adds `xx` to them.") in text
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
@@ -2626,7 +2623,7 @@ def test_what_check_names_is_every_problem_the_tool_reports():
             "now.") in part
     unseen = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     assert ("`check` does not read what you rebuild or confirm: the Chinese and Russian notebooks, the SVGs and "
-            "`src/translations/`. Of a translation, it checks only that it is there and keeps the placeholders.") \
+            "`src/translations/`. For each translation, it checks only that it exists and keeps the placeholders.") \
         in unseen
     guide = {                           # the start of each message, after the file and entry it names -> the guide's words
         "missing; run tools/i18n.py extract": "a template that is missing",
@@ -2641,7 +2638,7 @@ def test_what_check_names_is_every_problem_the_tool_reports():
         "missing; run tools/i18n.py update": "an entry that is missing",
         "no such text in": "whose English the code or `src/` no longer writes (run `update`)",
         "translates other English than the code's": "whose English the code or `src/` no longer writes",
-        "placeholders": "a translation whose placeholders differ from the English's",
+        "placeholders": "a translation whose placeholders differ from those of the English",
         "the placeholders": "the notebook builder's `{{name}}` in the three prose catalogues",
     }
     source = "".join(inspect.getsource(f) for f in (i18n.problems, i18n.prose_problems, i18n._existing, i18n.relaid))
@@ -2730,7 +2727,10 @@ def test_the_install_note_has_one_entry_per_exercise_source():
     holds it once per exercise source, and its translations are alike (read57 T L10)."""
     from grading.notebook_setup import INSTALL_NOTE
     from tools import i18n, prose
-    assert ("`solutions.po` has it once per exercise source: translate them alike") in flat("docs", "translating.md")
+    text = flat("docs", "translating.md")
+    assert ('Every exercise notebook shows the note that begins "If you opened this notebook outside the course", so '
+            "`solutions.po` has it once per exercise source: translate them alike") in text
+    assert INSTALL_NOTE.strip().startswith("If you opened this notebook outside the course,")   # read63 T L6
     sources = [f"solutions/{path.stem}" for path in i18n.prose_sources("solutions")]
     entries = [m for m in i18n.read(prose.template_path("solutions")) if m.id and m.id.strip() == INSTALL_NOTE.strip()]
     assert [m.context for m in entries] == sources and len(sources) > 1
@@ -3361,7 +3361,9 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
             "tests/test_cross_references.py", "tests/test_seed_tables.py", "tests/test_math_notation.py",
             "tests/test_harness_talk.py"} <= set(run)
     assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
-    assert "Step 6 runs the rest of the suite" in step and "run `make test`: it runs the whole suite" in step
+    # a subset (read63 T L9: step 5 once said "Step 6 runs the rest of the suite", and step 6 "the whole suite")
+    assert "Of the tests that read the rest, the loop's step 5 runs these:" in part
+    assert "run `make test`: it runs the whole suite" in text[text.index("6. Before you send"):]
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
@@ -3393,7 +3395,8 @@ def test_the_translators_guide_says_test_glossary_holds_every_term_of_glossary_m
 
     import test_glossary
     assert ("`tests/test_glossary.py`: no word that [words.md](words.md) rules out appears, and every term of "
-            "[glossary.md](glossary.md) does (reword a term in both places).") in flat("docs", "translating.md")
+            "[glossary.md](glossary.md) does (when you reword a term, reword it in glossary.md too).") \
+        in flat("docs", "translating.md")
     test = inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
     assert "search_index.glossary_rows()" in test and 'glossary terms the course does not write' in test
     assert "message_texts()" in test and "source_texts()" in test      # the catalogues' texts, prose and interface
@@ -3495,7 +3498,8 @@ def test_step_8_of_adding_a_language_names_the_licence_and_the_result_of_each_te
     step = text[text.index("8. Give §8 its inputs"):text.index("9. Add the words of its search")]
     assert ("a verse file `lib/corpus/verse_<xx>.txt` in the public domain, with its source in `lib/corpus/README.md` "
             "and its name in section 3 of `LICENSE` (`tests/test_release.py`)") in step
-    assert "the language in the list, the asserted results and §8.2's sentence giving each text's result" in step
+    assert ("the language in the two lists, the asserted results, and each sentence that counts \"three texts\" or "
+            "gives each text's result, such as §8.1's share of `<unk>` and §8.2's count of seeds.") in step
     check = inspect.getsource(test_release.test_the_files_license_excepts_exist_and_state_their_terms)
     assert 'glob("verse_*.txt")' in check and 'split("\\n3. ", 1)' in check, check
     licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
@@ -3507,6 +3511,31 @@ def test_step_8_of_adding_a_language_names_the_licence_and_the_result_of_each_te
     assert asserted and sentence, "§8.2 no longer asserts and states each text's result"
     results = re.findall(r"\bat (?:all )?\w+(?: seeds)? on the \w+ (?:text|one)\b", sentence.group(1))
     assert len(results) == len(asserted.group(1).split(",")) == len(LANGUAGES), results
+    # read63 T L23: more of §8 than §8.2's sentence counts the texts: the two lists, "three texts", and §8.1's
+    # share of <unk>, one asserted value and one clause per text
+    assert source.count('"zh en ru".split()') == 2 and len(re.findall(r"\bthree texts\b", source)) >= 3
+    section = source[source.index("## 8.1 "):source.index("## 8.2 ")]
+    shares = re.search(r"assert \[round\(ref\[4\], 3\) for ref in reference\.values\(\)\] == \[([\d., ]+)\]", section)
+    assert shares and len(shares.group(1).split(",")) == len(LANGUAGES), "§8.1 no longer asserts each <unk> share"
+    assert "`<unk>`. It is 7% for the Chinese text" in section and "almost none for the others" in section
+
+
+def test_a_new_language_needs_a_table_of_its_own_in_words_md():
+    """docs/translating.md, "Adding a language" (read63 T C1: it spoke of the "rows" of words.md by language, though
+    each language now has a table of its own): tests/test_glossary.py reads a table under a heading that ends with a
+    language's code, and fails until every language has one with a row."""
+    import inspect
+
+    import test_glossary
+    from course_i18n import LANGUAGES
+    assert ("Until [words.md](words.md) has a table for `xx` with at least one row, under a heading "
+            "`### <its own name> (xx)`, `tests/test_glossary.py` fails.") in adding_a_language()
+    table = "# Words we do not use\n\n### {} ({})\n\n| pattern | use instead |\n| --- | --- |\n| `abc` | d |\n"
+    rows, unreadable = test_glossary.read_table(table.format("Russian", "ru"))
+    assert [row[0] for row in rows] == ["ru"] and not unreadable
+    assert test_glossary.read_table(table.format("Xx", "xx")) == ([], ["### Xx (xx)", "| `abc` | d |"])
+    assert "langs == set(LANGUAGES)" in inspect.getsource(test_glossary.test_the_table_is_read)
+    assert {row[0] for row in test_glossary.RULES} == set(LANGUAGES)
 
 
 def test_step_10_of_adding_a_language_names_the_appendix_glossary_and_its_test():
@@ -3574,13 +3603,56 @@ def test_the_diagnoses_are_counted_and_placed_as_translating_md_says():
     from grading import exercises
     from grading.batch import report, runner
     from tools import i18n
-    assert ("About 500 entries are *diagnoses* (`grading.diagnosis.*`). A diagnosis explains a known mistake after "
-            "the failed tests (`.text`), or names it for the instructor (`.short`).") in flat("docs", "translating.md")
+    text = flat("docs", "translating.md")
+    assert ("About 500 entries are *diagnoses* (`grading.diagnosis.*`). A diagnosis's `.text` explains a known "
+            "mistake, and `check()` and the grader print it below the failed tests; its `.short` names the mistake "
+            "for the instructor.") in text
     keys = [m.context for m in i18n.read(i18n.template_path()) if m.id and m.context.startswith("grading.diagnosis.")]
     assert round(len(keys), -2) == 500 and {key.rsplit(".", 1)[1] for key in keys} == {"text", "short"}, len(keys)
     assert "diagnoses.explain_mistake(" in inspect.getsource(exercises)
     assert "diagnoses.explain_mistake(" in inspect.getsource(runner)
     assert "diagnoses.short_name(" in inspect.getsource(report)
+
+
+def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tests_hold():
+    """docs/translating.md, where a translator meets the diagnoses, says how a `.text` is written: clauses joined by
+    ": " and "; " (in Chinese "：" and "；"), no final full stop and no §, since `check()` adds "See §N.M." (read63 T C3:
+    the rule stood nowhere in the guide, and the check that held it was in tests/test_guides.py, which step 5 does
+    not run; it now stands in tests/test_hint_readability.py, which step 5 runs). The bullet on that file says what
+    it checks (read63 T C2: it said a diagnosis has at most 45 words "(in Chinese, 120 字)", though the whole printed
+    line is measured and Latin letters and digits count too, and it left out the reading level), with the test's
+    numbers."""
+    import inspect
+
+    import test_hint_readability
+    from grading import diagnoses
+    from tools import hint_readability
+    text = flat("docs", "translating.md")
+    assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
+            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself.') in text
+    assert diagnoses._CLAUSE["zh"].pattern == "[：；]" and diagnoses._CLAUSE["en"].pattern.endswith("[:;] ")
+    assert diagnoses.sentences("one: two; three", "en") == "one. Two. Three"
+    assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
+    assert all(t.endswith("§{section}." if lang != "zh" else "§{section}。") for lang, t in diagnoses.TEMPLATE.items())
+    assert "no `.text` ends with a full stop or holds §." in text
+    form = inspect.getsource(test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section)
+    assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
+    m = re.search(r"`tests/test_hint_readability\.py`: each diagnosis, as `check\(\)` prints it \(\"What this suggests: "
+                  r"… See §N\.M\.\"\), has at most (\d+) words, or in Chinese (\d+) 字, counting every sign but spaces "
+                  r"and punctuation; at most (\d+)% of the English ones, and of the Russian, read above US grade (\d+) "
+                  r"\(`tools/hint_readability\.py`\); no sentence starts with capitalised code \(start a clause with "
+                  r"`` `eps` ``, not eps\);", text)
+    assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
+    words, characters, share, grade = m.groups()
+    limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
+    assert limits.count(f") <= {words}") == 2 and limits.count(f") <= {characters}") == 1
+    assert limits.count(f"<= 0.{int(share):02d} * len(") == 2 and limits.count(f"> {grade}]") == 2
+    assert "diagnoses.explain_mistake(m, lang)" in inspect.getsource(hint_readability.hints)   # the printed line
+    assert hint_readability.length("masked_softmax：见 §1.7。", "zh") == 14 + 1 + 3             # letters, 见, §, 1, 7
+    bare, quoted = "сумма не та: eps слишком мал", "сумма не та: `eps` слишком мал"
+    assert [test_hint_readability.capitalised_code(diagnoses.sentences(hint, "ru"), hint,
+                                                   test_hint_readability.CODE_WORDS) for hint in (bare, quoted)] \
+        == [["Eps"], []]
 
 
 def test_the_status_lines_translating_md_quotes_are_the_tools():

@@ -37,6 +37,21 @@ def test_the_hints_meet_the_target():
     assert max(h.length(t, "zh") for _, t in found["zh"]) <= 120
 
 
+def test_a_hint_ends_without_a_full_stop_or_a_section():
+    """A hint is written, in every language, as clauses with no full stop at the end and no §: `explain_mistake`
+    adds both ("What this suggests: {text}. See §{section}."), so a hint that ended with a full stop would print
+    ".." (in Chinese "。。") and one that named its section would name it twice. The check stood in
+    tests/test_guides.py alone, which a translator's loop does not run (read63 T C3); it stands here, beside the
+    length it shares the printed line with (docs/translating.md, the diagnoses)."""
+    from grading import diagnoses
+    mistakes = [m for ms in diagnoses.MISTAKES.values() for m in ms] + list(diagnoses.GENERIC.values())
+    wrong = [(m.id, lang) for m in mistakes for lang, hint in m.text.items()
+             if "§" in hint or hint.rstrip().endswith((".", "。"))]
+    assert not wrong, f"a hint's full stop and section are the code's: {wrong}"
+    said = diagnoses.explain_mistake(mistakes[0], "en")
+    assert said.count(f"§{mistakes[0].section}") == 1 and ".." not in said
+
+
 # Words of code that are no English or Russian word: arguments of the exercises (tol, tq, ids), NumPy's names
 # (itemsize, keepdims, dtype).  A sentence made from a clause that starts with one keeps its case.
 CODE_WORDS = {"atol", "tol", "eps", "tk", "tq", "ids", "grad", "dtype", "vocab", "itemsize", "axis", "keepdims",

@@ -223,3 +223,38 @@ def test_headings_never_skip_a_level(kind):
                             skips.append(f"{kind}/{lang}/{path.name}: H{level} to H{new}: {line[:60]}")
                         level = new
     assert not skips, "\n".join(skips)
+
+
+def _alt(metadata):
+    return metadata.get("mystnb", {}).get("image", {}).get("alt")
+
+
+def stale_alt_texts(source, nb, lang):
+    """The cells of a built notebook (``nb``, in ``lang``) whose figure's alt text is not the one its source and
+    the catalogues give now. A cell's id ends with its number in the source, also where a notebook leaves
+    cells out (tools/build_notebooks.py)."""
+    cells = load(source)
+    return [cell.id for cell in nb.cells
+            if _alt(cell.metadata) != _alt(cells[int(cell.id.rsplit("-", 1)[1])].lang_metadata.get(lang, {}))]
+
+
+def test_every_figures_alt_text_is_rebuilt():
+    """A figure's alt text in each notebook is the one its source and the catalogues give now. The comparison of
+    the cells' sources above leaves their metadata out, so an alt text changed in a catalogue and never rebuilt
+    passed every test (read63 T L13). Negative control: a notebook whose alt text is edited is named."""
+    checked = 0
+    for kind in KINDS:
+        folder = "chapters" if kind == "chapters" else "solutions"
+        for source in sorted((ROOT / "src" / folder).glob("*.py")):
+            for lang in LANGUAGES:
+                nb = nbformat.read(ROOT / kind / lang / f"{source.stem}.ipynb", as_version=4)
+                assert not stale_alt_texts(source, nb, lang), (
+                    f"{kind}/{lang}/{source.stem}.ipynb: a figure's alt text is not its catalogue's: rebuild it with "
+                    f"`python tools/build_notebooks.py {source.relative_to(ROOT)} --prose-only`")
+                checked += sum(bool(_alt(cell.metadata)) for cell in nb.cells)
+    assert checked >= 3 * 10, checked
+    source = ROOT / "src" / "chapters" / "02_heads.py"
+    nb = nbformat.read(ROOT / "chapters" / "ru" / "02_heads.ipynb", as_version=4)
+    figure = next(cell for cell in nb.cells if _alt(cell.metadata))
+    figure.metadata["mystnb"]["image"]["alt"] += " (старый текст)"
+    assert stale_alt_texts(source, nb, "ru") == [figure.id]
