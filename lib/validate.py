@@ -338,13 +338,14 @@ def token_ids(ids, vocab_size, shapes="(T,) or (B, T)", ndims=(1, 2)):
 
 
 def positions(offset, length, context_size):
-    offset, length = integer(offset, "offset", None), integer(length, "length", 0)
-    context_size = integer(context_size, "context_size")
-    if offset < 0 or offset + length > context_size:
-        raise ValueError(f"positions {offset}..{offset + length - 1} fall outside the position "
-                         f"table, which has rows 0..{context_size - 1} (C={context_size}); a "
-                         "learned absolute position table is never wrapped or clamped")
-    return offset, length, context_size
+    offset, length = integer(offset, "offset", None), integer(length, "length")
+    C, last = integer(context_size, "context_size"), offset + length - 1
+    if offset < 0 or last >= C:
+        a, b = (offset, min(last, -1)) if offset < 0 else (max(offset, C), last)  # no row
+        raise ValueError(f"positions {offset}..{last} reach outside the position table, which has "
+                         f"rows 0..{C - 1} (C={C}) and no row for {a if a == b else f'{a}..{b}'}; "
+                         "a learned absolute position table is never wrapped or clamped")
+    return offset, length, C
 
 
 def tables(token_table, position_table):
@@ -556,8 +557,7 @@ def own_cache(cache, kind, layout):
 def step(model, value, cache, position, kind):
     value = token(value, model.vocab_size)
     own_cache(cache, kind, model.cache_layout)
-    position = len(cache) if position is None else position
-    positions(position, 1, model.context_size)
+    position = positions(len(cache) if position is None else position, 1, model.context_size)[0]
     return value, room(cache), position
 
 

@@ -81,6 +81,24 @@ def test_embed_positions_outside_table(offset, T):
         embed(np.ones(T, dtype=int), E, P, offset=offset)
 
 
+@pytest.mark.parametrize("offset, T, C, no_row", [
+    (3, 6, 8, "8"),                 # §3.3: rows 3..7 exist, only position 8 has none
+    (0, 9, 8, "8"),
+    (2, 5, 4, "4..6"),
+    (-1, 2, 4, "-1"),
+    (-3, 2, 4, "-3..-2"),
+    (-2, 10, 4, "-2..-1"),          # both ends outside: the message names those below 0
+])
+def test_the_message_names_only_the_positions_that_have_no_row(offset, T, C, no_row):
+    """The message names the positions the input needs, the table's rows and, of those positions, only ones the
+    table has no row for (read64 en C1: 'positions 3..8 fall outside' said so of rows 3..7 too)."""
+    with pytest.raises(ValueError) as raised:
+        embed(np.ones(T, dtype=int), np.zeros((6, 4)), np.zeros((C, 4)), offset=offset)
+    assert str(raised.value) == (f"positions {offset}..{offset + T - 1} reach outside the position table, which "
+                                 f"has rows 0..{C - 1} (C={C}) and no row for {no_row}; a learned absolute "
+                                 "position table is never wrapped or clamped")
+
+
 def test_embed_backward_positions_outside_table():
     with pytest.raises(ValueError, match="outside the position table"):
         embed_backward(np.zeros((3, 4)), np.array([1, 2, 3]), 6, 4, offset=2)
@@ -98,7 +116,7 @@ def test_step_past_the_table_leaves_cache_unchanged():
     model.step(1, cache)
     model.step(2, cache)
     keys_before, values_before = cache.keys.copy(), cache.values.copy()
-    with pytest.raises(ValueError, match=r"positions 2\.\.2 fall outside the position table"):
+    with pytest.raises(ValueError, match=r"positions 2\.\.2 reach outside the position table, which has rows 0\.\.1 \(C=2\) and no row for 2;"):
         model.step(3, cache)
     assert len(cache) == 2
     np.testing.assert_array_equal(cache.keys, keys_before)

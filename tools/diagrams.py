@@ -357,14 +357,13 @@ ALT = texts("tools.diagrams.alt", {
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
              "8 features and multiplied by W_O, so every output feature mixes both heads.",
     # t is the index in the new input, o + t the absolute position (§3): the figure's labels say both
-    "positions": "Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS have "
-                 "indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions "
-                 "o + t = 1, 2, 3; each input vector is the row of the token embedding table E picked by the id "
-                 "(rows 3, 4, 5) plus the row of the position table P picked by the absolute position o + t (rows "
-                 "1, 2, 3).",
-    "cache": "The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token "
-             "goes to position len(cache), its key and value are appended to the cache, and the new query reads "
-             "every stored position, its own included.",
+    "positions": "Learned absolute positions: 春, 雨 and 风 after a stored BOS have the indices t = 0, 1, 2 in the "
+                 "new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3. Each input "
+                 "vector is the row of the token embedding table E picked by the token id (rows 3, 4, 5) plus the "
+                 "row of the position table P picked by o + t (rows 1, 2, 3).",
+    "cache": "The KV cache grows by one position per step: steps 0, 1 and 2 feed BOS, 春 and 雨. At each step the "
+             "new token goes to position len(cache), its key and value are appended to the cache, and its query "
+             "reads every stored position, its own included.",
     "decoder": "The decoder of §7 as a block diagram, from top to bottom in the order of the computation: the token ids x; "
                "the input X = E of x plus P of t; then L pre-LN blocks, each of which normalises the residual "
                "stream X, passes it through causal multi-head attention and adds the result back, then normalises "

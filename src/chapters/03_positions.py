@@ -6,13 +6,13 @@ md(r"""
 
 The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The input vector of the token $x_{b,t}$ with index t in this input of sequence b (absolute position o + t) is
+This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. In sequence b, the token $x_{b,t}$ at index t of this input stands at the absolute position o + t, and its input vector is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
 where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D; otherwise they could not be added.
 
-![Learned absolute positions: the tokens 春, 雨 and 风 (ids 3, 4, 5) that follow a stored BOS have indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3; each input vector is the row of the token embedding table E picked by the id (rows 3, 4, 5) plus the row of the position table P picked by the absolute position o + t (rows 1, 2, 3).](figures/positions.svg)
+![Learned absolute positions: 春, 雨 and 风 after a stored BOS have the indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3. Each input vector is the row of the token embedding table E picked by the token id (rows 3, 4, 5) plus the row of the position table P picked by o + t (rows 1, 2, 3).](figures/positions.svg)
 """)
 
 code(r"""
@@ -50,7 +50,7 @@ print(E.shape, P.shape)
 md(r"""
 **The opening example: a swap one layer cannot see without positions**
 
-Take the one-layer model `lib.model.AttentionModel` with the two small tables E and P above, identity $W_Q$, $W_K$ and $W_V$, the $W_O$ of §2.5 and H = 2, and switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
+Take the one-layer model `lib.model.AttentionModel` with the tables E and P above, H = 2, identity $W_Q$, $W_K$ and $W_V$, and the $W_O$ of §2.5. Switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """)
 
 code(r"""
@@ -116,7 +116,7 @@ assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
 """)
 
 md(r"""
-The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they come with o = 1 and use rows 1–3: the rows they use inside the whole sequence, so their input vectors are the same.
+The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they come with o = 1 and use rows 1–3, the same rows as in the whole sequence, so their input vectors do not change.
 """)
 
 code(r"""
@@ -148,7 +148,7 @@ The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then a
 
 $$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}, \qquad \frac{\partial \mathcal L}{\partial P[r]} = \sum_{(b,t):\ o + t = r} G_{b,t}.$$
 
-These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. At its position t, every sequence in a batch uses the same row $P[o + t]$, so position rows are shared across the whole batch even when the tokens differ.
+These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. At index t, every sequence in the batch uses the same row $P[o + t]$, so position rows are shared across the whole batch even when the tokens differ.
 
 An example with D = 2: the sequences 春雨 and 风雨 have upstream gradients [1, 2] and [−3, 1] at the first position and [0.5, 0] and [1, −1] at the second. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
 """)
@@ -180,7 +180,7 @@ The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps onl
 
 ### Checking the backward pass with finite differences
 
-Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch contains repeated tokens and the offset is o = 1, so the first and the last row of P are never read and their gradient must be exactly 0.
+Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch contains repeated tokens and the offset is o = 1, so the first and last rows of P are never read, and their gradients must be exactly 0.
 """)
 
 code(r"""
@@ -240,18 +240,18 @@ try:
 except ValueError as error:
     message = str(error)
     print(f"ValueError: {message}")
-assert "3..8" in message and "C=8" in message
+assert "3..8" in message and "C=8" in message and "no row for 8;" in message
 """)
 
 md(r"""
-The message names the positions that fall outside the table (`3..8`) and the value of C.
+The message names the positions the input needs (`3..8`), the rows the table has (`0..7`, C = 8) and the one position it has no row for, 8.
 
 Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to the last row (use row $\min(o + t, C - 1)$). Both quietly change the model. Take a 9-token input, one token more than C = 8, at positions 0 to 8:
 
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table all differ (the last number the cell below prints, 0.1, is the smallest distance between two rows, measured as their largest coordinate difference). After wrapping or clamping, two positions share a row: the model never defined a vector for position 8, and borrowing another computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
+In a valid input every position has a row of P of its own, and the C rows of this table all differ: any two rows differ by at least 0.1 in some coordinate (the last number the cell below prints). After wrapping or clamping, two positions share a row. The model never defined a vector for position 8, and borrowing another position's row computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
 """)
 
 code(r"""
@@ -375,7 +375,7 @@ Without positions the second input's weights are exactly the first input's weigh
 
 It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric: row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query is the second token, which the swap changes too. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
-The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two prefixes apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
+The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two inputs apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """)
 
 code(r"""
@@ -397,12 +397,12 @@ assert two_layers > 0.1
 """)
 
 md(r"""
-## 3.5 Positions no training reached: sinusoids, RoPE and ALiBi
+## 3.5 Beyond the trained positions: sinusoids, RoPE and ALiBi
 
 A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table** (the original Transformer's, which *Dive into Deep Learning* explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
-* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two at the start with the same distance.
+* **A sinusoidal table** (the original Transformer's, which *Dive into Deep Learning* explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two positions near the start that are the same distance apart.
 * **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
 
@@ -463,7 +463,7 @@ md(r"""
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
 * Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
-* A sinusoidal table, RoPE and ALiBi compute their positions, so they have an answer at every position; RoPE's scores depend on the positions only through the distance i − j, and ALiBi's penalties depend only on i − j. Those answers come from a formula, not from training.
+* A sinusoidal table, RoPE and ALiBi compute a position's vector, rotation or penalty instead of looking it up, so they have an answer at every position; RoPE's scores depend on the positions only through the distance i − j, and ALiBi's penalties depend only on i − j. Those answers come from a formula, not from training.
 
 The exercises for this section are in `exercises/en/ex03_positions.ipynb`. Next, §4 explains why causality has to cover the whole computation.
 """)

@@ -21,7 +21,7 @@ We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a
 3. every head's key and value are appended to the cache;
 4. the new query reads **every** stored position, its own included (Figure 5.1).
 
-![The KV cache growing step by step: steps 0, 1 and 2 feed BOS, 春 and 雨; at each step the new token goes to position len(cache), its key and value are appended to the cache, and the new query reads every stored position, its own included.](figures/cache.svg)
+![The KV cache grows by one position per step: steps 0, 1 and 2 feed BOS, 春 and 雨. At each step the new token goes to position len(cache), its key and value are appended to the cache, and its query reads every stored position, its own included.](figures/cache.svg)
 
 Every stored position comes no later than the new token, so the new query may read them all: its row of the mask, `causal_allowed(1, 3)`, is all `True`. Queries of old positions are not stored: the output needs only the new token's own query.
 
@@ -62,7 +62,7 @@ assert (len(cache) == 3 and cache.keys.shape == (2, 3, 2)
 """)
 
 md(r"""
-When the third token `雨` arrived, the cache already held 2 positions, so its input was $E[\text{雨}] + P[2]$. In this model $W_K$ is the identity, so the key just stored is that vector cut into its two head pieces.
+When the third token `雨` arrived, the cache already held 2 positions, so its input was $E[\text{雨}] + P[2]$. In this model $W_K$ is the identity, so the key just stored is that vector split into its two heads.
 """)
 
 code(r"""
@@ -78,7 +78,7 @@ assert np.array_equal(cache.keys[:, 2],
 md(r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the bottom-right corner of the square mask's triangle, its last $t_q$ rows, hence the name **bottom-right alignment**; the lower grid of Figure 1.1 shows the example below.
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the last $t_q$ rows of the square mask's triangle, its bottom-right corner: hence the name **bottom-right alignment**. The lower grid of Figure 1.1 shows the example below.
 
 The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """)
@@ -151,7 +151,7 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 of set 1 asks for the same.
+With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 of exercise set 1 asks for the same.
 
 In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(tq, tk)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
 
@@ -273,7 +273,7 @@ md(r"""
 
 The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from the input of layer $\ell$ at those positions: for layer 0 the token embeddings plus the position rows, for every later layer the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough: when the new token reaches layer 1, its query must read layer 1's keys and values of all old positions, which come from layer 0's outputs, and layer 0's cache does not hold them. Without a cache for layer 1, the only correct option is to recompute layer 0's outputs for every old position at every step: the very full forward pass the cache is meant to avoid.
 
-Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`), with random parameters. The input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$; layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$: causal multi-head attention plus a residual connection. The token-by-token version gives each chosen layer a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
+Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`), with random parameters. The input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$; layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$: causal multi-head attention plus a residual connection. The token-by-token version gives each layer listed in `cached_layers` a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
 * only layer 0 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
@@ -403,11 +403,11 @@ Take a larger model with random parameters ($D=64$, $H=4$, a position table of 5
 * without the cache: run the full forward pass on $T+1$ tokens and keep the last row;
 * with the cache: the cache already holds $T$ positions; call `step` once.
 
-The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference can only slow a run down.
+The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference from other work on the computer can only slow a run down.
 
 The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there.
 
-Nor do the times have to grow smoothly with $T$. From $T = 128$ to $T = 256$ the full pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow far more, tenfold or more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
+Nor do the times have to grow smoothly with $T$. From $T = 128$ to $T = 256$ the full pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow by more than that. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -496,7 +496,7 @@ assert round(work.fraction, 3) == 0.531
 md(r"""
 ## 5.10 Summary
 
-* The KV cache stores, per head, the key and value of every position seen so far, with shape $(H, n, d)$. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
+* The KV cache stores the key and value of every position seen so far: $(n, d)$ per head, $(H, n, d)$ for all heads together. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
 * A step that feeds $t_q$ tokens after $n > 0$ stored positions has fewer queries than keys ($t_q < t_k = n + t_q$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
