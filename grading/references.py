@@ -427,8 +427,8 @@ def embed(ids, token_table, position_table, offset=0):
     # BEGIN SOLUTION
     if offset < 0 or offset + T > len(position_table):
         raise ValueError(
-            f"positions {offset}..{offset + T - 1} are not rows of the "
-            "position table"
+            f"positions {offset}..{offset + T - 1} do not all have a row "
+            f"in a position table of {len(position_table)} rows"
         )
     # (..., T, D)
     return token_table[ids] + position_table[offset:offset + T]
@@ -442,8 +442,8 @@ def embed_backward(grad, ids, vocab_size, context_size, offset=0):
     T, D = ids.shape[-1], grad.shape[-1]
     if offset < 0 or offset + T > context_size:
         raise ValueError(
-            f"positions {offset}..{offset + T - 1} fall outside a table "
-            f"of {context_size} rows"
+            f"positions {offset}..{offset + T - 1} do not all have a row "
+            f"in a table of {context_size} rows"
         )
     d_token = np.zeros((vocab_size, D), dtype=grad.dtype)
     #en repeated ids add up

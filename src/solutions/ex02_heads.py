@@ -31,13 +31,13 @@ from lib.attention import causal_attention
 md("""
 ## First find the bug: a split by `reshape` alone
 
-Reshaping `(B, T, D)` straight into `(B, H, T, d)` gives the right shape and the wrong numbers. To see where each number comes from, label every entry: the entry at position `t`, feature `f` holds the value `D·t + f`, so `value // D` is the position it came from. The cell below prints, for every head of the reshape-only split, the position that each row's data came from.
+Reshaping `(B, T, D)` straight into `(B, H, T, d)` gives the right shape and the wrong numbers. To see where each number comes from, label every entry: the entry at position `t`, feature `c` holds the value `D·t + c`, so `value // D` is the position it came from. The cell below prints, for every head of the reshape-only split, the position that each row's data came from.
 """)
 
 code("""
 B, T, D, H = 1, 3, 4, 2
 d = D // H
-x = np.arange(B * T * D).reshape(B, T, D)        #en value = D * t + f
+x = np.arange(B * T * D).reshape(B, T, D)        #en value = D * t + c
 wrong = x.reshape(B, H, T, d)                     #en reshape alone
 print(x[0])
 print(wrong[0] // D)  #en the source position of every entry, head by head
