@@ -406,3 +406,17 @@ def test_the_step_that_section_4_7_cites_covers_where_its_layers_stand():
     assert all(re.search(rf"\b{place}\b", title, re.I) for place in places), (
         f"step 6 of §4.2 is {title!r}: it must cover a layer {' and '.join(sorted(places, reverse=True))} attention")
     assert not all(re.search(rf"\b{place}\b", "Layers after attention.", re.I) for place in places)   # read62 C3
+
+
+def test_section_6_2_names_a_bug_the_hand_check_misses():
+    """§6.2 gives a bug of lib that the assertions before it could miss (read64 en C1: it named a wrong scale factor,
+    which no. 1's hand formula catches): the words name the two examples that tests/test_plain_python.py
+    (test_the_bugs_that_section_6_2_names) runs, the one caught and the one missed."""
+    from tools import nbsource
+    prose = next(c.text["en"] for c in nbsource.load(ROOT / "src" / "chapters" / "06_evidence.py", strict=False)
+                 if c.kind == "markdown" and "## 6.2 " in c.text["en"])
+    assert "That check would catch a wrong scale factor, but not every bug." in prose
+    assert "split the features into heads by interleaving them instead of taking them in blocks" in prose
+    import test_plain_python
+    assert "interleave" in test_plain_python.test_the_bugs_that_section_6_2_names.__doc__
+

@@ -316,3 +316,15 @@ def test_russian_maths_writes_the_decimal_comma():
     found = [f"{where}: {problem}" for where, texts in MARKDOWN.items()
              for problem in russian_maths_problems(texts["en"], texts["ru"])]
     assert not found, "Russian maths that breaks the decimal comma:\n" + "\n".join(found)
+
+
+def test_section_8_states_the_english_percentages_in_every_language():
+    """§8's percentages (the share of <unk> among the held-out characters, which tests/test_prose_numbers.py ties to
+    its code) are the same in every language (read64 en C2 changed it from 7 % to 8 %)."""
+    percent = re.compile(r"(?<![\d.,])(\d+)[ \u00a0\u202f]?%")
+    stated = {}
+    for where, lang, text, _ in source_texts():
+        if where.startswith("src/chapters/08_real_text.py "):
+            stated.setdefault(lang, []).extend(percent.findall(text))
+    assert set(stated) == set(LANGUAGES) and stated["en"], stated
+    assert all(sorted(found) == sorted(stated["en"]) for found in stated.values()), stated

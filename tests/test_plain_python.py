@@ -81,3 +81,36 @@ def test_refuses_bad_input():
         plain_python.read([1.0, 0.0], [[1.0, 0.0], [1.0]], 1, W)
     with pytest.raises(ValueError, match="w_o has 1 rows"):
         plain_python.read([1.0, 0.0], [[1.0, 0.0]], 1, [[1.0, 0.0]])
+
+
+def test_the_bugs_that_section_6_2_names(monkeypatch):
+    """§6.2 says why plain Python is needed (read64 en C1: it once gave a wrong scale factor as a bug the assertions
+    could miss, but no. 1's hand formula catches it): a wrong scale factor fails the hand check of no. 1, while a
+    head split that interleaves the features passes it and the cache check, and only plain Python sees it.
+    tests/test_cross_references.py holds §6.2's sentence to these two examples."""
+    from lib import attention
+    from lib.data import BOS, UNK
+    model = checks.chapter_model()
+    alpha = 1 / (1 + np.exp(1 / np.sqrt(2)))
+    manual = np.array([[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]])
+    ids, perturbed = np.array([BOS, 3, 4]), np.array([BOS, 3, UNK])
+
+    def hand_error():
+        return np.abs(model.forward(np.array([BOS, 3]), use_positions=False) - manual).max()
+
+    def control_change():
+        return checks.future_change(lambda x: model.forward(x, causal=False), ids, perturbed, 2)
+
+    assert hand_error() < 1e-12 and abs(control_change() - 39.772020613422825) < 1e-12
+    with monkeypatch.context() as m:                                # 1/d in place of 1/sqrt(d)
+        m.setattr(attention.attention_scores, "plain", lambda q, k: (q / q.shape[-1]) @ np.swapaxes(k, -1, -2))
+        assert hand_error() > 0.05
+    with monkeypatch.context() as m:                                # head h takes features h, h + H, ...
+        m.setattr(attention.split_heads, "plain",
+                  lambda x, n: np.moveaxis(x.reshape(*x.shape[:-1], x.shape[-1] // n, n), -1, -3))
+        m.setattr(attention.merge_heads, "plain",
+                  lambda x: np.moveaxis(x, -3, -1).reshape(*x.shape[:-3], x.shape[-2], -1))
+        assert hand_error() < 1e-12 and checks.cache_error(model, ids) < 1e-12
+        py = np.abs(np.array(layer(model, ids.tolist(), causal=False))[:2]
+                    - np.array(layer(model, perturbed.tolist(), causal=False))[:2]).max()
+        assert abs(py - 39.772020613422825) < 1e-12 and abs(control_change() - py) > 1

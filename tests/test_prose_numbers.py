@@ -102,3 +102,22 @@ def test_the_check_reads_numbers_and_catches_a_stale_one():
     assert not _matches("0.6969", _computed(8)) and _matches("0.6969", own)      # §8 quotes it from §7
     for constant in CONSTANTS:
         assert any(constant in p for path in SECTIONS for p in _cells(path)[0]), f"{constant}: no longer stated"
+
+
+
+def test_section_8s_unk_share_is_the_share_of_characters_it_names():
+    """§8 states the share of the held-out characters of the Chinese text that are <unk>, and its code asserts it
+    (read64 en C2: the code once counted each line's <eos> as well, 7 % instead of the characters' 8 %). Counted here
+    from the text alone: the held-out characters that no training line holds. The translations state the same
+    percentages (tests/test_number_style.py)."""
+    import lib
+    lines = (pathlib.Path(lib.__file__).parent / "corpus" / "verse_zh.txt").read_text(encoding="utf-8").splitlines()
+    seen = set("".join(line for n, line in enumerate(lines) if n % 8 != 7))
+    held_out = "".join(lines[7::8])
+    share = sum(c not in seen for c in held_out) / len(held_out)
+    assert round(100 * share) == 8
+    source = SECTIONS_BY_NUMBER[8].read_text(encoding="utf-8")
+    assert "np.mean(scored[scored != EOS] == UNK)" in source and f"== [{round(share, 3)}, 0, 0.001]" in source
+    cells = nbsource.load(SECTIONS_BY_NUMBER[8], strict=False)
+    stated = re.findall(r"(?<![\d.,])(\d+) ?%", "\n".join(c.text["en"] for c in cells))
+    assert stated == [str(round(100 * share))] * 3, stated                # item 3 of §8.1, its comment, §8.2

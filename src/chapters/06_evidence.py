@@ -12,17 +12,17 @@ md(r"""
 | no. | what is checked | value | kind of evidence | taught in |
 | --- | --- | --- | --- | --- |
 | 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
-| 2 | future-perturbation test: change of the first two rows | 0.0 | perturbation test with a control | §4.3 |
-| 3 | the same test with the mask off (negative control) | 39.77 | perturbation test with a control | §4.4 |
-| 4 | right padding: change of the real positions' outputs when the padding is removed / replaced by `<unk>` | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (removal); the replacement is new here |
+| 2 | future-perturbation test: change of the first two rows | 0.0 | future-perturbation test with a negative control | §4.3 |
+| 3 | the same test with the mask off (negative control) | 39.77 | future-perturbation test with a negative control | §4.4 |
+| 4 | right padding removed / replaced by `<unk>`: change at the real positions | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the replacement is new) |
 | 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 
 Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
-* **A perturbation test with a control** (nos. 2 and 3) looks for leaks in real code: the masked model's prefix does not move, and the control, without the mask, moves by about 39.77, which shows that the test can see a leak in the first place.
-* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a narrow claim, §3.4). The 0.0471 of no. 5 is the same swap with positions added: it shows that the swap does become visible then.
+* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the masked model's outputs at the prefix positions do not move, and the control's, without the mask, move by about 39.77, which shows that the test can see a leak in the first place.
+* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). The 0.0471 of no. 5 is the same swap with positions added: it shows that the swap does become visible then.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: token by token through the cache equals the full forward pass, and the position reset to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
@@ -81,9 +81,9 @@ assert abs(reset_error - 0.08753403247684122) < 1e-12
 md(r"""
 ## 6.2 An independent check: the same numbers in plain Python
 
-All the numbers above come from `lib`. If `lib` had a bug, say a wrong head split or a wrong scale factor, the assertions so far could still pass together, since many of them compare one use of `lib` with another. So we finish with a route that shares no code with `lib`'s NumPy implementation.
+All the numbers above come from `lib`, and only no. 1 is checked against something outside it: a formula worked out by hand. That check would catch a wrong scale factor, but not every bug. Suppose `lib` split the features into heads by interleaving them instead of taking them in blocks. This example would still give the hand-computed rows, and the cache would still agree with the full forward pass, since it splits the same way. The other assertions compare one use of `lib` with another, or with values that `lib` itself once printed, so a bug present from the start would pass them too. So we finish with a route that shares no code with `lib`'s NumPy implementation.
 
-§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below says just that. Its `positions` argument reproduces the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
+§3.4 computed the last row of the layer with `lib/plain_python.py`, a module of lists, loops and the `math` module that imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below does just that. Its `positions` argument reproduces the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
 
 The tables are the model's own, turned into lists: the two routes share the data, not the code.
 """)
@@ -143,9 +143,9 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the pure-Python value. Number 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
+Below, the pure-Python results are printed next to those of `lib`, one line for each recomputed number: the number, the value from `lib`, the pure-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the pure-Python value. No. 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
 
-Number 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of number 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the padded row with the unpadded one.
+No. 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of no. 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the outputs at the real positions of the padded input with those of the same text without padding.
 
 Both routes perform the same operations, but they round at different points: `lib` uses NumPy matrix products, which round as they add up the terms, while the pure-Python code sums with `math.fsum`, which rounds only once, at the end. So the last digit or two may differ. That difference is rounding error, and the cell prints whether it stays within the bound rather than the difference itself.
 """)
@@ -198,7 +198,7 @@ md(r"""
 A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
 * **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
-* **Keep the head count and the vocabulary with the parameters, and respect the length of the position table.** The parameters mean something only together with the head count and the vocabulary: change either alone, and the same numbers describe a different function, or one that cannot run. The table length is already in the parameters (it is the number of rows of P), but it limits the length of the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
+* **Keep the head count and the vocabulary with the parameters, and respect the length of the position table.** The parameters mean something only together with the head count and the vocabulary: change either alone and the same numbers describe a different function, or a model that cannot run at all. The table length needs no separate record: it is the number of rows of P, and it caps the length of the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
   * **The vocabulary.** One built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. The old model's row 5 is the vector of `风`: text encoded with the new vocabulary gives `雪` that vector, and the new id of `风`, 6, lies outside the old table of 6 rows.
   * **The head count.** The same matrices cut into 1 head instead of 2 compute a different output.
   * **The table length.** A position table of 8 rows cannot take a 9th token.
@@ -237,7 +237,7 @@ assert failures == ["ValueError", "ValueError"]
 md(r"""
 ## 6.5 Summary
 
-Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on every floating-point number: no difference exceeded $10^{-14}$ times the value's magnitude. §7 runs these checks again on a deeper, trained model.
+Every conclusion of §1–§5 rests on at least one of the four kinds of evidence of §6.1. The pure-Python program of §6.2 agreed with `lib` on all five numbers it recomputed: no difference exceeded $10^{-14}$ times the magnitude of the pure-Python value. §7 runs these checks again on a deeper, trained model.
 
-The exercise for this section is in `exercises/en/ex06_evidence.ipynb`: write multi-head attention in plain Python, with neither NumPy nor `lib`, and recompute numbers 2 and 3 of the table with it.
+Exercise set 6 (`exercises/en/ex06_evidence.ipynb`) asks you to write multi-head attention in plain Python, with neither NumPy nor `lib`, and to recompute nos. 2 and 3 of the table with it.
 """)

@@ -8,11 +8,11 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offered two aids real text lacks: a bound $\mathcal{L}^*$ that a model which has learned the language comes close to (so the distance to it shows what is left to learn), and a rule that says at once whether a generated line is right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. Each edition trains on its own text; all three ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
+§7 trained the decoder on the mirror language, a corpus with two aids that real text lacks. A model that had learned the language came close to the bound $\mathcal{L}^*$, so the distance to $\mathcal{L}^*$ showed what was left to learn; and a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$, Adam with learning rate 0.01, 300 steps, five seeds) with and without the mask, on verse in the language of this edition of the course, and lets both models write. In each edition the models train on that edition's text; all three texts ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain):
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
-| 中文 | 《唐诗三百首》, its pentasyllabic poems, one couplet per line | 580 | 6960 |
+| 中文 | 《唐诗三百首》 (*Three Hundred Tang Poems*), its pentasyllabic poems, one couplet per line | 580 | 6960 |
 | English | Shakespeare, *Sonnets* 1–20 | 280 | 12,132 |
 | Русский | Pushkin, *Eugene Onegin*, chapter 1, stanzas I–XXX | 369 | 9342 |
 """)
@@ -25,14 +25,14 @@ import matplotlib.pyplot as plt
 
 import lib
 from lib import layers
-from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode
+from lib.data import BOS, EOS, IGNORE, UNK, build_vocab, collate, decode
 from lib.decoder import Decoder, train
 """)
 
 md(r"""
 ## 8.1 The texts, and why $\mathcal{L}^*$ is no floor for the language
 
-Each file holds one line of verse per line of text. As in §7.2, some lines never appear in training: every eighth line is held out. The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
+Each file holds one line of verse per line of text. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
 """)
 
 code(r"""
@@ -61,15 +61,15 @@ assert ([(len(lines), sum(map(len, lines)), len(set("".join(lines))))
 """)
 
 md(r"""
-The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can then bring the loss below $\mathcal{L}^*$: the number of training lines times the natural logarithm of that same number, divided by the number of scored targets (in §7.2, 216 lines and 1666 scored targets: $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
+The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can then bring the loss below $\mathcal{L}^*$: the number of training lines times its natural logarithm, divided by the number of scored targets (in §7.2, 216 lines and 1666 scored targets: $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule itself came close to it (0.7169 against 0.6969); here nothing does. The second printed row of each text shows why the counting argument of §7.2 runs out of data so quickly: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the poet's language, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here nothing does. The second printed row of each text shows why the counting argument of §7.2 runs out of data so quickly: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
 
-What remains are reference points, not floors. The third row shows three of them:
+What remains are reference points, not floors. The third row shows two of them and one more number:
 
 1. $\ln \lvert\mathcal V\rvert$, the loss of a uniform guess;
 2. the loss of character frequencies alone on the held-out lines: a unigram model, counted on the training lines, with every count raised by 1 so that no character gets probability 0;
-3. the share of held-out characters that are `<unk>`. It is 7% for the Chinese text, which has more than a thousand different characters, and almost none for the others.
+3. the share of the held-out lines' characters that are `<unk>`. It is 8% for the Chinese text, which has more than a thousand different characters, and almost none for the others.
 """)
 
 code(r"""
@@ -97,7 +97,7 @@ def reference_points(lines):
                             minlength=len(vocab)) + 1.0
     unigram = -np.mean(np.log(frequency / frequency.sum())[scored])
     return (memorised, still_seen, np.log(len(vocab)), unigram,
-            np.mean(scored == 0))
+            np.mean(scored[scored != EOS] == UNK))
 
 reference = {lang: reference_points(lines) for lang, lines in texts.items()}
 for lang, (memorised, still_seen, log_v, unigram, unk) in reference.items():
@@ -105,8 +105,8 @@ for lang, (memorised, still_seen, log_v, unigram, unk) in reference.items():
     print(np.round(still_seen, 2))
     print(round(log_v, 4), round(unigram, 4), round(unk, 3))
     assert still_seen[0] > 0.5 and still_seen[-1] < 0.05
-#en <unk> among the held-out characters: 7% in zh, almost none in en, ru
-assert [round(ref[4], 3) for ref in reference.values()] == [0.073, 0, 0.001]
+#en <unk> among the held-out characters: 8% in zh, almost none in en, ru
+assert [round(ref[4], 3) for ref in reference.values()] == [0.079, 0, 0.001]
 """)
 
 md(r"""
@@ -126,7 +126,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Both models start from the same parameters and see the same batches. Each model is trained five times, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed). The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half of §7's, because these lines are longer: up to $C - 1$ characters, against 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Both models start from the same parameters and see the same batches. Each model is trained five times, with initialisation seeds 0 to 4 and batch seeds 1 to 5 (each one more than its run's initialisation seed). The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half as many as in §7, because these lines are longer: up to $C - 1$ characters, compared with 7 in §7. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""
@@ -182,14 +182,14 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and level off well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn (only which lines the corpus happens to leave out); here the distance says nothing, because the bound belongs to memorisation, not to the language.
+The masked model levels off at more than five times $\mathcal{L}^*$ at every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn (only which lines the corpus happens to leave out); here the distance says nothing, because the bound measures memorising these lines, not knowing the language.
 
 The cell below prints one row per seed, with these columns:
 
 1. the seed;
 2. the masked model's training loss (the mean batch loss of the last 50 steps);
 3. its loss on the held-out lines;
-4. the unmasked model's training loss, computed as it was trained, with the whole line in view;
+4. the unmasked model's teacher-forced training loss (the whole line in view, as in training);
 5. its loss on the held-out lines, computed the same way;
 6. its loss on the held-out lines with the future hidden, as in §7.3 (row $t$ computed from inputs $0, \dots, t$ alone);
 7. whether the unmasked model's training loss is below $\mathcal{L}^*$.
@@ -233,13 +233,13 @@ At every seed, on each of the three texts:
 * the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, as long as it is computed the way the model was trained. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
 * with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that matters when the model writes, since the next character of a line does not exist until the model has written it.
 
-A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model does so at all five seeds on the Russian text, at three on the English one, and at none on the Chinese one. On the English and Russian texts the masked model also beats character frequencies on the held-out lines. On the Chinese text it does not. Most characters there occur only a few times, and 7% of the held-out ones never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
+A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model does so at all five seeds on the Russian text, at three on the English one, and at none on the Chinese one. On the held-out lines, the masked model beats the character-frequency model on the English and Russian texts, but not on the Chinese one. Most characters there occur only a few times, and 8% of the held-out lines' characters never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
 """)
 
 md(r"""
 ## 8.3 Letting them write
 
-Each model now writes 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two characters, so that the lines written do not depend on the last digits of the arithmetic.
+Each model now writes (generates, as §7.3 calls it) 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two tokens in the cumulative probabilities, so that the lines written do not depend on the last digits of the arithmetic.
 
 The cell prints:
 
@@ -313,7 +313,7 @@ At this seed the masked model's lines are far from poetry, but they have the out
 md(r"""
 ## 8.4 Summary
 
-* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed, and that the masked model levels off at more than five times $\mathcal{L}^*$ says nothing about what it has left to learn.
+* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed. So the fact that the masked model levels off at more than five times $\mathcal{L}^*$ says nothing about what it has left to learn.
 * A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The loss with the future hidden shows the leak at every seed on each text: more than 2 above the masked model's, although the unmasked model's training loss, and its held-out loss computed as it was trained, are lower.
 * What the models write shows the same: the masked model's lines have the outline of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.

@@ -90,7 +90,7 @@ def role_of_the_reset_error(claim):
 
 
 section("Six checks",
-    choose(T("Why do numbers 2 and 3 belong together?"),
+    choose(T("Why do nos. 2 and 3 belong together?"),
            right=T("The 0.0 alone means nothing; the control's change shows that the test can see a leak", claim="0.0 alone means nothing"),
            why=T("The control changes by about 39.77; a forward function that returns zeros would also show 0.0."),
            wrong=[(T("Because they use the same input"),
@@ -106,7 +106,7 @@ section("Six checks",
                   (T("It checks only the design", claim="the design only"),
                    T("It runs the real code and finds a wrong `axis` in it."))],
            witness=perturbation_test_covers),
-    choose(T("Number 4: why does the forward pass need no separate padding mask?"),
+    choose(T("No. 4: why does the forward pass need no separate padding mask?"),
            right=T("Every padding key lies in the future of every real query", claim="the padding lies in the future"),
            why=T("The causal mask already excludes it (§1.8)."),
            wrong=[(T("Because padded inputs are 0", claim="padded inputs are 0"),
@@ -114,7 +114,7 @@ section("Six checks",
                   (T("Because the loss ignores it"),
                    T("The loss handles targets; the question is whether real queries read the padding."))],
            witness=no_padding_mask_because),
-    choose(T("Number 5: does it show that a masked model without positions is blind to order?"),
+    choose(T("No. 5: does it show that a masked model without positions is blind to order?"),
            right=T("No: row 0 reads only its own token, and a second layer passes the difference on", claim=False),
            why=T("Only one layer's last row is blind to a permutation of the tokens before it."),
            wrong=[(T("Yes", claim=True), T("The causal allowed set is itself asymmetric.")),
@@ -123,7 +123,7 @@ section("Six checks",
            witness=blind_to_order),
     choose(T("The reset-to-zero bug causes an error of about 0.0875. What role does that error play?"),
            right=T("It shows that the equivalence test sees position mistakes, much like a negative control", claim="the test can see position mistakes"),
-           why=T("The 0.0 means something only if the test can see a mistake."),
+           why=T("The cache's agreement with the full forward pass means something only if the test can see a mistake."),
            wrong=[(T("It shows that the cache is inaccurate", claim="the cache is inaccurate"),
                    T("The correct cache differs by less than 10⁻¹² (§5.2: by 0.0 on the model of §4.1).")),
                   (T("It is rounding error", claim="rounding"),
@@ -158,8 +158,12 @@ def why_plain_python(claim):
 
 
 def reset_bug_in_plain_python(claim):
+    # The feedback of "lib's step": lib/plain_python.py imports math and nothing else, so none of lib's NumPy code.
+    tree = ast.parse(inspect.getsource(plain_python))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert imported == {"math"} and not any(isinstance(node, ast.ImportFrom) for node in ast.walk(tree))
     uses_lib = any(isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("lib", "."))
-                   for node in ast.walk(ast.parse(inspect.getsource(plain_python))))
+                   for node in ast.walk(tree))
     error = _largest(layer_py(IDS.tolist(), positions=[0, 1, 0])[-1:], layer_py(IDS.tolist())[-1:])
     facts = {"its positions argument": "positions" in inspect.signature(plain_python.input_rows).parameters
              and abs(error - RESET_ERROR) < 1e-15,
@@ -191,7 +195,7 @@ def number_4_left_out(claim):
 
 
 section("independent check",
-    choose(T("Why compute everything again in plain Python?"),
+    choose(T("Why recompute five of the table's numbers in plain Python?"),
            right=T("Many earlier assertions compare `lib` with `lib`; an independent route can catch a bug in `lib` itself", claim="an independent route"),
            why=T("It uses lists and `math` only, and the two routes agree to a relative difference below 10⁻¹⁴."),
            wrong=[(T("Because NumPy is inaccurate", claim="NumPy is inaccurate"),
@@ -202,7 +206,7 @@ section("independent check",
            right=T("Through its `positions` argument: the third token at position 0", claim="its positions argument"),
            why=T("It reads exactly what the faulty cached step reads."),
            wrong=[(T("It calls `step(position=0)` of `lib`", claim="lib's step"),
-                   T("It does not use `lib` at all.")),
+                   T("It uses none of `lib`'s NumPy code: `lib/plain_python.py` imports only `math`.")),
                   (T("It cannot", claim="it cannot"),
                    T("The `positions` argument is there for this."))],
            witness=reset_bug_in_plain_python),
@@ -312,11 +316,11 @@ def number_of_wind(claim):
 
 
 section("whole model adds",
-    choose(T("After a new normalisation layer is added, what about the causality checks?"),
+    choose(T("A normalisation layer is added to a model whose attention passed the causality checks. What should you do?"),
            right=T("Run them again on the whole model", claim="the whole model again"),
            why=T("`check_causality` takes any forward function and applies unchanged."),
            wrong=[(T("Nothing: one layer that passed is enough", claim="one layer is enough"),
-                   T("The normalisation over time of §4.7 is a counter-example.")),
+                   T("The time-axis normalisation of §4.7 is a counter-example.")),
                   (T("Check the attention weights only", claim="the weights only"),
                    T("Zeros above the diagonal do not mean that nothing leaks."))],
            witness=after_a_new_layer),
