@@ -8,7 +8,7 @@ md(r"""
 
 §1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. Most of it used one layer with hand-chosen parameters, and none of it was trained. Two questions remain open:
 
-1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is worse than the loss of a uniform guess ($\ln 10$).
+1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is higher than that of a uniform guess ($\ln 10$).
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
 This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
@@ -35,7 +35,7 @@ from lib.positions import embed, embed_backward
 md(r"""
 ## 7.1 The model, and a gradient check of the whole decoder
 
-The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3; block $\ell$ reads $X^{(\ell)}$ and updates it twice, each time normalising it, passing it through a sublayer and adding the result back:
+The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0; a block is also called a layer, so block $\ell$ and layer $\ell$ are the same thing. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3; block $\ell$ reads $X^{(\ell)}$ and updates it twice, each time normalising it, passing it through a sublayer and adding the result back:
 
 $$
 X \leftarrow X + \mathrm{Attn}(\mathrm{LN}_1(X)), \qquad X \leftarrow X + \mathrm{MLP}(\mathrm{LN}_2(X)).
@@ -845,7 +845,7 @@ To sum up the experiment: the mean training loss by itself gives nothing away; h
 md(r"""
 ## 7.4 Causality of the whole model
 
-§4.3 and §4.4 ran the future-perturbation test with its negative control on a one-layer model. Now we apply the same check, `lib.checks.check_causality`, unchanged to the trained two-layer model: take a held-out line, keep the prefix of `<bos>` and the word's 3 letters (the first 4 positions), and change every later position to a different token. The masked model's prefix logits change by **exactly 0.0**; the same parameters with the mask off (`causal=False`), the negative control, change the prefix by about 2.909, so the test can see a leak.
+§4.3 and §4.4 ran the future-perturbation test with its negative control on a one-layer model. Now we apply the same check, `lib.checks.check_causality`, unchanged to the trained two-layer model: take a held-out line, keep the prefix of `<bos>` and the word's 3 letters (the first 4 positions), and change every later position to a different token. The masked model's prefix logits change by **exactly 0.0**; the same parameters with the mask off (`causal=False`), the negative control, change the prefix logits by about 2.909, so the test can see a leak.
 """)
 
 code(r"""
