@@ -104,7 +104,6 @@ def test_the_check_reads_numbers_and_catches_a_stale_one():
         assert any(constant in p for path in SECTIONS for p in _cells(path)[0]), f"{constant}: no longer stated"
 
 
-
 def test_section_8s_unk_share_is_the_share_of_characters_it_names():
     """§8 states the share of the held-out characters of the Chinese text that are <unk>, and its code asserts it
     (read64 en C2: the code once counted each line's <eos> as well, 7 % instead of the characters' 8 %). Counted here
@@ -121,3 +120,35 @@ def test_section_8s_unk_share_is_the_share_of_characters_it_names():
     cells = nbsource.load(SECTIONS_BY_NUMBER[8], strict=False)
     stated = re.findall(r"(?<![\d.,])(\d+) ?%", "\n".join(c.text["en"] for c in cells))
     assert stated == [str(round(100 * share))] * 3, stated                # item 3 of §8.1, its comment, §8.2
+
+
+PRINTED_BOUND = re.compile(r"< 1e-0?(\d+)\b")
+
+
+def _bounds_unsaid(path):
+    """(cell id, bound) of every bound other than 10⁻⁶ that a code cell of the notebook at ``path`` prints ("< 1e-08",
+    as error_claim writes it) and that the nearest Markdown cell before it does not state ($10^{-8}$)."""
+    found, said = [], ""
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type == "markdown":
+            said = cell.source
+            continue
+        printed = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        found += [(cell.id, n) for n in sorted(set(PRINTED_BOUND.findall(printed)))
+                  if n != "6" and f"10^{{-{n}}}" not in said]
+    return found
+
+
+@pytest.mark.parametrize("lang", ("zh", "en", "ru"))
+def test_a_tighter_bound_a_cell_prints_is_said_before_it(lang):
+    """read64 en C2: §7.1 says every check prints only the claim that its error is below a bound, 10⁻⁶ unless a cell says
+    otherwise, and §7.7's check of the embedding and the output layer printed two bare booleans for a bound of 10⁻⁸ that
+    no text named. Every bound is printed as a claim (no print shows a comparison with one), and one other than 10⁻⁶ is
+    stated in the Markdown just before the cell that prints it."""
+    path = ROOT / "chapters" / lang / "07_decoder.ipynb"
+    printed = "".join(o.get("text", "") for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"
+                      for o in c.get("outputs", []))
+    assert "< 1e-08" in printed, "§7.7 prints its tighter bound as a claim"
+    assert not _bounds_unsaid(path)
+    code = _cells(SECTIONS_BY_NUMBER[7])[1]
+    assert not [line for line in code.splitlines() if line.lstrip().startswith("print(") and re.search(r"< ?1e-", line)]

@@ -127,3 +127,53 @@ def test_no_question_talks_about_the_test_harness(lang):
     found = [f"{name}: {m.group(0)!r} in {text!r}" for name, q in QUESTIONS for text in _texts(q, lang)
              for m in HARNESS.finditer(text)]
     assert not found, "the quizzes teach ideas, not the harness:\n" + "\n".join(found)
+
+
+# --------------------------------------------------------------------------- what a question names
+
+def _asked_by(witness):
+    """The question that the function named ``witness`` checks."""
+    (found,) = [q for _, q in QUESTIONS if getattr(q.witness, "__name__", None) == witness]
+    return found
+
+
+CORPUS_WORD = {"en": "corpus", "zh": "语料", "ru": "корпус"}
+
+
+def test_a_loss_below_the_bound_is_asked_about_over_the_corpus():
+    """read64 en C1: §7.3 asserts that the masked model's batch loss dips below L* at 6 of the 300 steps, so a question
+    that keys "read the future" for a loss below L* must say, in every language, that it means the loss over the whole
+    corpus, the loss its witness computes."""
+    question = _asked_by("loss_below_the_bound_means")
+    chapter = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    assert "below_bound == 6" in chapter
+    missing = [lang for lang in LANGUAGES if CORPUS_WORD[lang] not in question.prompt[lang]]
+    assert not missing, f"the question does not say the loss is over the corpus in {missing}"
+
+
+def test_the_absent_token_is_named_by_its_id_and_its_letter():
+    """read64 en C4: "token 6" is the token at position 6 in the course's words (docs/words.md); the §7.1 question means
+    the token with id 6, so it says "id" and shows the token's letter, in every language."""
+    question = _asked_by("unseen_token_row")
+    from lib.data import build_vocab
+    from lib.decoder import read_mirror_corpus
+    vocab = build_vocab(read_mirror_corpus())
+    absent = [token for token in range(len(vocab)) if f"row {token} " in question.prompt["en"]]
+    assert len(absent) == 1, question.prompt["en"]
+    token = absent[0]
+    id_word = {"en": "id", "zh": "编号", "ru": "номер"}
+    for lang in LANGUAGES:
+        assert f"`{vocab[token]}`" in question.prompt[lang] and id_word[lang] in question.prompt[lang], question.prompt[lang]
+
+
+CALL_ARGUMENT = re.compile(r"`\w+=[^`]*`")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_translation_names_no_argument_in_code_the_english_does_not(lang):
+    """read64 ru C2: the Russian quiz of §7.3 wrote «при `seed=0`» where the English says "at seed 0", the run started
+    from initialisation seed 0 (trained with seed=1, sampled with seeds 0 to 49): an argument in code font names one
+    call's argument, so a translation writes one only where its English does."""
+    found = [f"{name}: {extra} in {part[lang]!r}" for name, q in QUESTIONS for part in quizzes.question_parts(q)
+             for extra in set(CALL_ARGUMENT.findall(part[lang])) - set(CALL_ARGUMENT.findall(part["en"]))]
+    assert not found, "\n".join(found)
