@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from course_i18n import LANGUAGES, SOURCE_LANGUAGE, language  # noqa: E402
 from tools.nbsource import load, translated_comments  # noqa: E402
 from tools.prose import Translations  # noqa: E402
+from tools import search_index  # noqa: E402
 
 WORDS = ROOT / "docs" / "words.md"
 
@@ -40,8 +41,11 @@ def read_table(text):
     """The rows of the tables of docs/words.md (``text``), each (lang, pattern, use instead, markdown only), and
     the lines of the tables that are no such row. Each language has its own table under a heading that ends with
     its code, ``### Russian (ru)``; every line of a table but its header and rule is a row, and a heading that
-    names no language of the course, with every row under it, is unreadable, as is a row under no heading."""
-    table = text.split("# Words we do not use", 1)[1].split("\n## ", 1)[0]   # up to a next section, if any
+    names no language of the course, with every row under it, is unreadable, as is a row under no heading. The
+    tables stand under "## The tables" (read63 G L17); a row of the page's opening, above it, is read too, under no
+    heading, and what follows the next section's heading is not."""
+    page = text.split("# Words we do not use", 1)[1].replace("\n## The tables\n", "\n", 1)
+    table = page.split("\n## ", 1)[0]   # up to the section after the tables, if any
     rows, unreadable, lang = [], [], None
     for line in table.splitlines():
         if line.startswith("### "):
@@ -200,7 +204,7 @@ def test_a_row_the_check_cannot_read_is_reported():
     once skipped without a word (read57 G L15); only the well-formed row is read. Since each language has its own
     table (read62 G L19), the language is its heading's: a row under no heading, or under a heading that names no
     language of the course, is reported with that heading."""
-    text = ("# Words we do not use\n\n| `stray` | a row before any heading |\n\n### English (en)\n\n"
+    text = ("# Words we do not use\n\n| `stray` | a row before any heading |\n\n## The tables\n\n### English (en)\n\n"
             "| pattern | use instead |\n| --- | --- |\n| `hand-set` | hand-chosen |\n| hand-set | hand-chosen |\n"
             "| en | `hand-set` | hand-chosen |\n\n### Chinese (ZH)\n\n| `手设` | 手工设定的参数 |\n\n"
             "### German (de)\n\n| `Kapitel` | Abschnitt |\n\n## What the test reads\n\n| `after` | the tables |\n")
@@ -389,35 +393,97 @@ def _occurs(term, lang):
     return re.compile(r"(?<!\w)" * (lang != "zh") + (r"\s*" if lang == "zh" else r"\s+").join(words))
 
 
+APPENDIX = "src/chapters/appendix.py"
+
+
+def without_glossary_tables(text, header):
+    """``text`` without its tables whose header row names the glossary's columns (``header``), in any order: the
+    appendix's glossary, whose rows copy docs/glossary.md's."""
+    kept, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("|"):
+            inside = inside or sorted(c.strip() for c in line.strip().strip("|").split("|")) == sorted(header)
+            if inside:
+                continue
+        else:
+            inside = False
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def glossary_check_texts(texts, header):
+    """{lang: the texts of that language the glossary's terms are looked for in}, from (where, lang, text, kind):
+    read without code font and also without their parentheses, and the appendix's glossary tables left out."""
+    found = {lang: [] for lang in LANGUAGES}
+    for where, lang, text, _ in texts:
+        if where.startswith(APPENDIX + " "):
+            text = without_glossary_tables(text, header)
+        text = " ".join(text.replace("`", "").lower().replace("ё", "е").split())
+        found[lang] += [text, re.sub(r" ?[（(][^（）()]*[）)]", "", text)]
+    return {lang: "\n".join(found) for lang, found in found.items()}
+
+
+def terms_not_written(header, rows, texts):
+    """The terms of the glossary's ``rows`` that ``texts`` (glossary_check_texts) do not write, as messages."""
+    names = {language(lang).name: lang for lang in LANGUAGES}
+    return [f"{names[name]} {term!r} in {cells}" for cells in rows for name, cell in zip(header, cells)
+            for term in search_index._terms_of(cell) if not _occurs(term, names[name]).search(texts[names[name]])]
+
+
 def test_every_term_of_the_glossary_is_the_courses_word():
     """Every term of docs/glossary.md's tables occurs, as written there, in the texts of its language that this module
     reads: two rows once gave terms the course never wrote ("learning-rate warm-up" and 学习率预热, where the text said
     "a warm-up of the learning rate" and 学习率先预热; 单元格输出, where it said 单元格的输出: read61 G C3). A text is
     read without code font (a cell writes 只用 reshape 的拆分) and also without its parentheses, which the page says a
-    text adds only where a sentence needs them (在每个位置内部（按特征）归一化)."""
-    from tools import search_index
+    text adds only where a sentence needs them (在每个位置内部（按特征）归一化). The appendix's glossary tables copy
+    the page's rows, so they are left out: read, they let two terms pass that no other text wrote
+    («ограничивать последней строкой», "teacher forcing": read63 G C3)."""
     header, rows = search_index.glossary_rows()
-    names = {language(lang).name: lang for lang in LANGUAGES}
-    texts = {lang: [] for lang in LANGUAGES}
-    for _, lang, text, _ in itertools.chain(source_texts(), alt_texts(), message_texts()):
-        text = " ".join(text.replace("`", "").lower().replace("ё", "е").split())
-        texts[lang] += [text, re.sub(r" ?[（(][^（）()]*[）)]", "", text)]
-    texts = {lang: "\n".join(found) for lang, found in texts.items()}
+    sources = list(source_texts())
+    appendix = [(lang, text) for where, lang, text, _ in sources if where.startswith(APPENDIX + " ")]
+    for lang in LANGUAGES:           # the filter has the appendix's tables to leave out, and leaves its prose
+        cut = [(text, without_glossary_tables(text, header)) for text_lang, text in appendix if text_lang == lang]
+        assert sum(a != b for a, b in cut) == 1 and all(b.strip() for a, b in cut), lang
+    texts = glossary_check_texts(itertools.chain(sources, alt_texts(), message_texts()), header)
     for lang, old in (("en", "learning-rate warm-up"), ("zh", "学习率预热"), ("zh", "单元格输出")):   # the rows' old words
         assert not _occurs(old, lang).search(texts[lang]), old
     assert _occurs("练习 N 参考解答", "zh").search(texts["zh"]) and _occurs("нормализация слоя", "ru").search(texts["ru"])
-    missing = [f"{names[name]} {term!r} in {cells}" for cells in rows for name, cell in zip(header, cells)
-               for term in search_index._terms_of(cell) if not _occurs(term, names[name]).search(texts[names[name]])]
+    missing = terms_not_written(header, rows, texts)
     assert not missing, "glossary terms the course does not write:\n" + "\n".join(missing)
+
+
+def test_a_term_written_only_in_the_appendix_glossary_fails():
+    """Negative control for the test above (read63 G C3): a row whose terms only the appendix's glossary table writes
+    is reported in every language, whatever the order of the table's columns; the same words in the appendix's prose,
+    or in a table of another source, pass."""
+    header, _ = search_index.glossary_rows()
+    row = dict(zip(("English", "中文", "Русский"), ("zebra crossing", "斑马线", "пешеходный переход")))
+    cells = [row[name] for name in header]
+    table = "\n".join("| " + " | ".join(line) + " |" for line in (header[::-1], ["---"] * 3, cells[::-1]))
+    names = {language(lang).name: lang for lang in LANGUAGES}
+    only_there = [(f"{APPENDIX} cell 2", names[name], f"## Glossary\n\nThe text uses these terms.\n\n{table}\n",
+                   "markdown") for name in header]
+    missing = terms_not_written(header, [cells], glossary_check_texts(only_there, header))
+    assert len(missing) == 3, missing
+    for prose in ({names[name]: f"{table}\n" for name in header},                    # a table of another source
+                  {names[name]: row[name] for name in header}):                          # the appendix's prose
+        where = "src/chapters/08_real_text.py cell 3" if "|" in next(iter(prose.values())) else f"{APPENDIX} cell 0"
+        texts = only_there + [(where, lang, text, "markdown") for lang, text in prose.items()]
+        assert terms_not_written(header, [cells], glossary_check_texts(texts, header)) == [], where
 
 
 def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     """The row "part (of the model)" once gave «компонент», which the Russian texts wrote once, elsewhere writing
     «составные части»; it passed because the check above matches a stem, and «компоне» also finds a vector's
-    «компонента» (read62 G C1). docs/glossary.md says so, the stems do match, and the row is the course's word."""
+    «компонента» (read62 G C1). docs/glossary.md says so, in the rule of "Rules the tests check" that names the test
+    (read63 G L1: a paragraph between the page's opening and its tables once did), and says that the appendix's copy of
+    the tables is left out (read63 G C3); the stems do match, and the row is the course's word."""
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
-    assert ("It matches English and Russian words by their stems, so it cannot tell two senses apart: «компонент» "
-            "of the model would pass on a vector's «компонента».") in page
+    rule = page[page.index("* **Every term is the course's word** (`tests/test_glossary.py`)."):]
+    rule = rule[:rule.index(" * **")]
+    assert ("Each occurs in its language's texts, the appendix's copy of these tables left out. English and Russian "
+            "words match by stem, so one sense passes for another: a model's «компонент» for a vector's «компонента».") \
+        in rule and page.index("## Rules the tests check") < page.index(rule)
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
     assert "| part (of the model: mask, heads, positions, cache) | 部件 | составная часть |" in page
 

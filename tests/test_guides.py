@@ -1523,12 +1523,13 @@ def test_words_md_names_the_tools_whose_versions_are_not_prose():
     text = flat("docs", "words.md")
     m = re.search(r'the check blanks out what is not prose: .*? the version numbers of (.*?) \("Python 3\.12"\)\.', text)
     assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
-    said = re.search(r'Another tool\'s version is prose, so in Russian "Matplotlib (\d\.\d)" reads as a decimal point\. '
-                     r"The row `\\d\\.\\d` reports it in Markdown, and `tests/test_number_style.py` reports it in "
-                     r"Markdown, the quizzes and the interface texts\. Write it in code font, or add the tool to "
+    # read63 G L18, L20: what tests/test_number_style.py checks is said once, in the row's note
+    said = re.search(r'Another tool\'s version is prose, so in Russian "Matplotlib (\d\.\d)" reads as a decimal point, '
+                     r"reported as the row `\\d\\.\\d` says\. Write it in code font, or add the tool to "
                      r"`NAMED_TOOLS` in `tests/test_glossary.py`\.", text)
     assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
     [row] = [row for row in test_glossary.RULES if row[0] == "ru" and row[1].pattern == r"\d\.\d"]   # the row it names
+    assert "(`tests/test_number_style.py` also checks the interface texts and the maths)" in row[2], row
     assert row[3], "the row is said to report it in Markdown only"
     found = test_glossary.violations([("demo", "ru", f"Matplotlib {said.group(1)}", "markdown")])
     assert len(found) == 1 and "decimal comma" in found[0], found
@@ -2429,11 +2430,16 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
     from tools import search_index
     text = flat("docs", "glossary.md")
     assert ("Learners see a selection of these terms in the appendix's glossary, the last table of "
-            "`src/chapters/appendix.py`. `tests/test_guides.py` reads that table in the built appendix notebooks "
+            "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. "
+            "`tests/test_guides.py` reads that table in the built appendix notebooks "
             "(`chapters/<lang>/appendix.ipynb`) and checks that every term of it is a term of this page, in the same "
             "words.") in text
-    assert ("`.venv/bin/python tools/build_notebooks.py src/chapters/appendix.py --prose-only`. Until then the test "
-            "reads the old table.") in text
+    assert ("`.venv/bin/python tools/build_notebooks.py src/chapters/appendix.py --prose-only`. Until then "
+            "`tests/test_guides.py` reads the old table.") in text
+    # read63 G L15: the zh and ru tables are the catalogues' translations of that cell
+    for lang in ("zh", "ru"):
+        po = (ROOT / "src" / "locales" / lang / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
+        assert po.count("| wrap around (modulo) / clamp |") == 2, lang      # the English cell and its translation
     header, rows = search_index.glossary_rows()
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -2457,10 +2463,11 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add the word the new term replaces")]
+    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
     assert ("4. Translate, rebuild and confirm as CONTRIBUTING.md's [\"When the English changes\"]"
-            "(../CONTRIBUTING.md#when-the-english-changes) says: steps 1 and 2 if the English changed, then steps 3 "
-            "and 4. Step 3 also covers the figures and diagrams that `--prose-only` leaves as they were.") in step
+            "(../CONTRIBUTING.md#when-the-english-changes) says: its steps 1 and 2 if the English changed, then its "
+            "steps 3 and 4. Its step 3 also covers the figures and diagrams `--prose-only` leaves as they were, and "
+            "the appendix, if it changed:") in step       # read63 G L14: "its", so that no step reads as this page's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
     loop = contributing[contributing.index("## When the English changes"):contributing.index("## One source, three")]
@@ -2486,10 +2493,12 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     # read62 G L4: it said "two tools", though tests/test_glossary.py reads every cell too, with the search's reader
     assert ("Three programs read each table cell as a list of terms: the site's search (`tools/search_index.py`), "
             "`tests/test_glossary.py`, which uses the search's reader, and `tests/test_guides.py`.") in text
-    assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
+    assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.terms_not_written)
+    assert "terms_not_written(" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
     rules = text[text.index("In a cell: * "):text.index("The search pairs")]      # read62 G L2: once a 60-word sentence
-    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else: "
-            "write «заданные вручную параметры», not «параметры, заданные вручную»;") in rules
+    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else "
+            "outside parentheses and maths: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
+        in rules           # read63 G C6: rows use them inside parentheses (h, t, a), which pieces() drops below
     assert "* write each term whole (training mode / evaluation mode, not training / evaluation mode);" in rules
     assert "* put a gloss in parentheses or maths ($…$): the programs drop both;" in rules
     assert ("* use code font only inside parentheses: write 只用 reshape 的拆分 where the prose writes "

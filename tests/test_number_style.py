@@ -288,7 +288,7 @@ def test_the_guides_say_that_russian_maths_writes_the_decimal_comma():
     assert "* Decimals take a comma: 0,330238, and in maths `{,}`: `$0{,}5$`." in glossary
     from test_glossary import RULES
     [row] = [instead for lang, pattern, instead, _ in RULES if lang == "ru" and pattern.pattern == r"\d\.\d"]
-    assert ("`$0{,}5$` in maths (`tests/test_number_style.py` checks the catalogues and the maths)" in row
+    assert ("`$0{,}5$` in maths (`tests/test_number_style.py` also checks the interface texts and the maths)" in row
             and "maths are not prose" not in row), row
     assert not russian_maths_problems("$0.5$", "$0{,}5$") and russian_maths_problems("$0.5$", "$0.5$")
 

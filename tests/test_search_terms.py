@@ -287,6 +287,33 @@ def test_no_chinese_glossary_term_glues_latin_to_chinese():
     assert not {"掩码 softmax", "KV 缓存", "缓存"} & set(search_index.glossary_terms("zh"))
 
 
+
+def test_the_page_says_which_chinese_terms_get_no_english_pair():
+    """docs/glossary.md once said that the search pairs each term of a Chinese cell with its English, though
+    glossary_pairs leaves out a term of one character and one a symbol cuts in two (read63 G C4). The page names
+    both kinds, and they are exactly the Chinese terms that get no pair, its examples among them; every Russian term
+    gets one."""
+    text = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    assert ("The search pairs each term of a Chinese or Russian cell with the English term in the same position (not a "
+            "Chinese term of one character, such as 头 or 例 N, nor one a symbol cuts in two), so that an English query "
+            "finds it.") in text
+    header, rows = search_index.glossary_rows()
+    paired = {lang: {" ".join(y.split()) for _, y in search_index.glossary_pairs(lang)} for lang in ("zh", "ru")}
+    from course_i18n import language
+    column = {lang: header.index(language(lang).name) for lang in ("zh", "ru")}
+    def written(term, lang):          # as the text writes it; a term a symbol cuts in two has no one form
+        words = search_index._chinese(term) if lang == "zh" else [term]
+        return " ".join(words[0].split()) if len(words) == 1 else None
+    unpaired = {lang: [t for cells in rows for t in search_index._terms_of(cells[column[lang]])
+                       if written(t, lang) not in paired[lang]] for lang in ("zh", "ru")}
+    assert unpaired["ru"] == []
+    one, cut = [], []
+    for term in unpaired["zh"]:
+        words = search_index._chinese(term)
+        (one if len(words) == 1 and len(words[0]) == 1 else cut).append(term)
+    assert cut == ["练习 N 参考解答"] and {"头", "例 N"} <= set(one), (one, cut)
+    assert all(len(search_index._chinese(term)) > 1 for term in cut)
+
 def test_the_index_groups_subsections_and_knows_english(site_dir):  # noqa: F811
     import json
     def index(lang):

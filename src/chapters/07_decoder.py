@@ -557,7 +557,7 @@ md(r"""
 
 The cell then measures each of the ten models and checks the results against the two tables that follow it, one column per seed. The rows of the tables:
 
-* **loss on the corpus**: teacher-forced, with the true line as input (the unmasked model sees all of it);
+* **loss on the corpus**: the loss under teacher forcing, with the true line as input (the unmasked model sees all of it);
 * **future hidden: …**: the same loss with the future hidden, on the corpus, on the held-out lines, or on the corpus's free or decided targets alone;
 * **free targets right**: the share of free targets that the model's most probable token gets right, with the whole line in view;
 * **follows a changed input 3**: the share of lines whose prediction at position 2 becomes the new input 3 when input 3 alone is changed to another letter or `|`;
@@ -746,7 +746,7 @@ assert 0.09 < min(by_coincidence) and max(by_coincidence) < 0.16
 md(r"""
 What holds at all five seeds (the cell above asserts it for each seed):
 
-* the unmasked model's teacher-forced loss is 0.0004–0.0006, about three orders of magnitude below $\mathcal{L}^*$, and it gets every free target right, where no causal model can exceed 17.6%;
+* the unmasked model's loss under teacher forcing is 0.0004–0.0006, about three orders of magnitude below $\mathcal{L}^*$, and it gets every free target right, where no causal model can exceed 17.6%;
 * with the future hidden, the unmasked model's loss is far above the masked model's (2.50–5.12 against 0.7246–0.7342), and above $\ln 10 \approx 2.3026$, a uniform guess among the 10 tokens;
 * on the free targets alone, with the future hidden, the unmasked model's loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.

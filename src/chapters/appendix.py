@@ -79,7 +79,7 @@ The text uses the terms of this table in all three languages.
 | token embedding table E | 词元嵌入表 E | таблица эмбеддингов токенов E |
 | learned absolute positions, position table P | 可学习绝对位置，位置表 P | обучаемые абсолютные позиции, таблица позиций P |
 | offset | 偏移量 | смещение (offset) |
-| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | брать по модулю / ограничивать последней строкой (clamp) |
+| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | взятие по модулю / ограничение последней строкой (clamp) |
 | scatter-add | 散射累加（scatter-add） | накопление по индексам (scatter-add) |
 | upstream gradient | 上游梯度 | градиент по выходу |
 | forward pass / full forward pass | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
