@@ -98,6 +98,41 @@ def test_the_drawings_use_the_chapters_examples():
         assert {"en": "layer 1", "zh": "第 1 层", "ru": "слоя 1"}[lang] in words["legend_other"]
 
 
+def test_the_cone_of_section_4_2_never_grows():
+    """read64 C-en C2: §4.2 said the cone of row 2 "widens only to the left", and Figure 4.1 said rows 3 and 4 are
+    "read at no layer", though row 3 of layer 1 reads row 3 of layer 0. With causal attention, row 2 of the top
+    layer depends on rows 0 to 2 of every layer below, however many layers are stacked: lib's causal attention,
+    stacked 1 to 4 deep with residual connections, moves output row 2 when input row 0, 1 or 2 changes and never
+    when row 3 or 4 does. §4.2, the legend and the alt text say that, and say that row 2 never reads its future."""
+    import numpy as np
+    from lib.attention import multi_head_attention
+    rng = np.random.default_rng(0)
+    for depth in range(1, 5):
+        layers = rng.normal(size=(depth, 4, 4, 4))                 # W_Q, W_K, W_V, W_O of each layer, D = 4
+
+        def stack(x):
+            for w_q, w_k, w_v, w_o in layers:
+                x = x + multi_head_attention(x[None], w_q, w_k, w_v, w_o, 2, causal=True)[0]
+            return x
+        x = rng.normal(size=(len(diagrams.TOKENS), 4))
+        moved = set()
+        for t in range(len(x)):
+            nudged = x.copy()
+            nudged[t] += 1.0
+            if np.abs(stack(nudged)[2] - stack(x)[2]).max() > 0:
+                moved.add(t)
+        assert moved == {0, 1, 2}, (depth, moved)
+    section = next(c.text["en"] for c in load(ROOT / "src" / "chapters" / "04_causality.py")
+                   if c.kind == "markdown" and "## 4.2 " in c.text["en"])
+    assert "This cone never grows" in section and "it holds rows 0 to 2 at every layer" in section
+    assert "widen" not in section and "read at no layer" not in section
+    words = {key: texts["en"] for key, texts in diagrams.WORDS["cone"].items()}
+    assert words["legend_cone"] == "in the cone: rows 0…2 of every layer below"
+    assert words["legend_future"] == "the future of row 2: row 2 never reads it"
+    assert diagrams.ALT["cone"]["en"].endswith("rows 3 and 4 are its future, which it reads at no layer.")
+    assert f"{diagrams.ALT['cone']['en']}](figures/cone.svg)" in section
+
+
 def test_the_lookup_drawing_is_the_computation_of_section_0_2():
     """§0.2's cell and Figure 0.1 use the same W_Q, W_K, W_V, and the drawing prints the weights that cell computes."""
     cell = next(c for c in load(ROOT / "src" / "chapters" / "00_start.py")

@@ -345,7 +345,7 @@ def test_an_interactive_figure_its_widget_and_its_controls_have_a_term_each():
         for path in (ROOT / "src" / "locales" / lang / "LC_MESSAGES").glob("*.po"):
             with open(path, "rb") as handle:
                 said.update({m.id: m.string for m in read_po(handle) if isinstance(m.id, str)})
-        section = next(s for e, s in said.items() if "In Jupyter the same cells produce live widgets," in e)
+        section = next(s for e, s in said.items() if "In Jupyter the same cells produce live widgets:" in e)
         assert figures in section and widget in section, (lang, section)
         assert widget in said[WEBSITE_WHY], lang
         with open(ROOT / "course_i18n" / "locales" / lang / "LC_MESSAGES" / "course.po", "rb") as handle:

@@ -197,6 +197,26 @@ def misused_indices(text, indices, english=False):
     return found
 
 
+# a letter written as a function, f(θ + ε), in the plain text of a quiz (quizzes write no TeX); code spans aside
+FUNCTION_CALL = re.compile(r"(?<![A-Za-z_.\\])([A-Za-z])\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
+GREEK_LETTERS = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "varepsilon", "θ": "theta", "κ": "kappa",
+                 "μ": "mu", "ρ": "rho", "σ": "sigma", "τ": "tau", "ω": "omega", "ℓ": "ell"}
+
+
+def misused_functions(text, table):
+    """The calls in ``text`` of a letter that §0.4's table does not give as a function, or of a function applied to
+    what its row does not take: the table's f is "a scalar function whose gradient is checked (§7.1)", a function of
+    one parameter entry θ, moved by the step ε (the row of θ and ε)."""
+    scalars = {key for key, meaning in table.items() if meaning == table["theta"]}
+    found = []
+    for m in FUNCTION_CALL.finditer(CODE.sub(" ", text)):
+        letter, argument = m.groups()
+        used = {GREEK_LETTERS.get(ch, ch) for ch in re.findall(r"[A-Za-z]+|[α-ωℓ]", argument)}
+        if "function" not in table.get(letter, "") or not used <= scalars:
+            found.append(m.group(0))
+    return found
+
+
 def prose_and_comments(cell):
     """The Markdown of a cell without its code spans, or the comments of a code cell."""
     text = _text(cell)
@@ -242,6 +262,12 @@ def test_the_checks_catch_what_they_name():
     for new in ("its flat index in (b, t, c)", "a slot (h, t, a)", "[i, j]", r"$x_{b,t}$", "(k, v)", "(T, d)",
                 "feature c", r"feature $h \cdot d + a$", "feature h·d + a"):
         assert not misused_indices(new, indices, english=True), new
+    table, _ = notation_table("en")
+    for old in ("A residual connection y_i = X_i + f(X_i)", "g(x)", "f(z)"):
+        assert misused_functions(old, table), old
+    for new in ("(f(θ + ε) − f(θ − ε)) / (2ε)", "It calls f twice for every entry, plus once for f(θ).",
+                "`f(ids)` in code", "exp(1/√2), softmax(QKᵀ)"):
+        assert not misused_functions(new, table), new
     assert layer_numbers("en", [{"cell_type": "markdown", "source": "layer 1 reads layer 2"}]) == {1, 2}
     assert layer_numbers("ru", [{"cell_type": "markdown", "source": "слой 0 и слоя 1"}]) == {0, 1}
     assert layer_numbers("zh", [{"cell_type": "markdown", "source": "第 0 层和第 1 层"}]) == {0, 1}
@@ -285,6 +311,22 @@ def test_a_letter_used_as_an_index_is_an_index_in_the_table(lang):
              for group in misused_indices(prose_and_comments(cell), indices, english=lang == "en")]
     assert not found, (f"letters used as indices that §0.4's table does not give an index ({sorted(indices)}):\n"
                        + "\n".join(found))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_quiz_writes_a_function_letter_only_as_the_table_defines_it(lang):
+    """read64 C-en C3: a §4.2 question wrote a residual connection as y_i = X_i + f(X_i), a sublayer of a row, while
+    §0.4's f is the scalar function of §7.1 whose gradient is checked. Every letter a quiz writes as a function, in
+    every language, is one the table gives as a function, applied to what its row takes (f(θ + ε))."""
+    sys.path.insert(0, str(ROOT))
+    from tools import quizzes
+    table, _ = notation_table("en")
+    assert table["f"].startswith("a scalar function") and "parameter entry" in table["theta"]
+    parts = [(page, sec.number, part[lang]) for page, sections in quizzes.load_all().items() for sec in sections
+             for q in sec.questions for part in quizzes.question_parts(q) if part[lang]]
+    assert any(FUNCTION_CALL.search(CODE.sub(" ", text)) for _, _, text in parts)     # §7.1's f(θ + ε) is read
+    found = [f"{page} §{number}: {call}" for page, number, text in parts for call in misused_functions(text, table)]
+    assert not found, "letters written as functions that §0.4's table does not define so:\n" + "\n".join(found)
 
 
 def test_the_figures_label_features_with_the_tables_symbol():

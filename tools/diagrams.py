@@ -332,7 +332,7 @@ WORDS = {
         "local": "Everything else (projections, W_O, normalisation within a position, MLP, residual) reads row i "
                  "only.",
         "legend_cone": "in the cone: rows 0…2 of every layer below",
-        "legend_future": "the future of row 2: read at no layer",
+        "legend_future": "the future of row 2: row 2 never reads it",
         "legend_other": "other rows of layer 1: row 2 does not read them",
     }),
 }
@@ -372,7 +372,7 @@ ALT = texts("tools.diagrams.alt", {
     "cone": "The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the "
             "input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through "
             "attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie "
-            "in its cone, while rows 3 and 4 are its future and are read at no layer.",
+            "in its cone, while rows 3 and 4 are its future, which it reads at no layer.",
 })
 
 

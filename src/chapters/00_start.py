@@ -4,9 +4,9 @@
 md(r"""
 # 0 Start here
 
-A language model writes text one token at a time: at each position it predicts the next token from the token at that position and the ones before it. The operation that lets one position gather information from the others is attention. On top of attention, a decoder trained on next-token prediction needs three more parts, and this course builds them one by one:
+A language model writes text one token at a time: at each position it predicts the next token from the token at that position and the ones before it. The operation that lets one position gather information from the others is attention. On top of attention, this course builds three more parts of a decoder trained on next-token prediction, one by one:
 
-1. a rule for which positions each query may read, applied **before** softmax (the causal mask), without which position t could simply read the token it is asked to predict;
+1. the causal mask: a rule, applied **before** the softmax, that says which positions each query may read; without it, position t could simply read the token it is asked to predict;
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass of the position table.
 
@@ -29,11 +29,11 @@ md(r"""
 
 Everything after this section builds on single-head attention, and one picture captures most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
-Figure 0.1 shows this for the text `<bos> 春 风 雨` (spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
+Figure 0.1 shows this for the text `<bos> 春 风 雨` (`<bos>` is the token that begins every sequence, §1.2; 春 风 雨 means spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
 ![Attention as a soft lookup in the text BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
-In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. A single head may have any width (d = 3 with D = 4 in the example below); from §2 on, the H heads divide D between them, so d = D/H. Query i meets every key j in a **score**
+In symbols: position t has an input vector $X_t$ of width D. Three learned matrices turn it into a **query** $q_t = X_t W_Q$, a **key** $k_t = X_t W_K$ and a **value** $v_t = X_t W_V$, each of width d. A single head may have any width (d = 3 with D = 4 in the example below); from §2 on, the H heads divide D between them, so d = D/H. Query i is compared with every key j through a **score**
 
 $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
@@ -72,7 +72,7 @@ assert (X.shape[1], q.shape[1]) == (4, 3)                  # D, d
 """)
 
 md(r"""
-Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, each with weight 0.914. But 春 finds its weather at positions 2 and 3, which come after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 removes the keys after each query before the softmax; Figure 0.2 shows where that mask enters one head.
+Every query finds what it looks for. `<bos>` finds itself, and 风 and 雨 both find 春, each with weight 0.914. But 春 finds its weather at positions 2 and 3, which come after it, and gives them 0.97 of its weight. A model that has to predict, at position t, the token at t + 1 could read the answer this way. §1 forbids, before the softmax, every key that comes after its query; Figure 0.2 shows where that mask enters one head.
 
 ![The path through one head. The input X (T × D), multiplied by W_Q, W_K and W_V, gives Q, K and V (T × d). Q times K transposed, divided by √d, gives the T × T scores S. The masked softmax normalises each row over j ≤ i only, so the weights α are lower-triangular. α times V is the head's output Y (T × d).](figures/one_head.svg)
 """)
@@ -90,7 +90,7 @@ md(r"""
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
 | §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy: with the mask it learns to predict; without it, it copies the answer, and once the future is hidden it does worse than a uniform guess ($\ln 10$) | `ex07_decoder` |
-| §8 | `08_real_text` | the same decoder trained on verse in the page's language: $\mathcal L^*$ now measures memorisation, not the language; the unmasked model's low loss is worthless once it writes | — |
+| §8 | `08_real_text` | the same decoder trained on verse in the language of this edition: $\mathcal L^*$ now measures memorisation, not the language; the unmasked model's low loss means nothing once it has to write on its own | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)
@@ -170,9 +170,9 @@ assert split_heads(X, H).shape == (B, H, T, d)
 md(r"""
 ## 0.5 How to read and run the notebooks
 
-**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs none of the course's Python. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs change) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells produce live widgets, and the kernel swaps in the table of each state you choose.
+**On the website.** The website shows each notebook with the outputs saved when it was executed; reading it runs none of the course's Python. The course has two interactive figures: the experiment of §1.9 (change only the last row of the input and see which outputs change) and the cost table of §2.6 (change the number of heads, the width or the length). Both respond on the website too, with no kernel behind them: the numbers shown for every state were computed by `lib` when the notebook was executed. In Jupyter the same cells produce live widgets: whenever you move a control, the kernel swaps in the table of the new state.
 
-**A notebook downloaded from the website.** Among the entries of the download menu in the header of every notebook page are the two files you need: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the plots and the two interactive figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
+**A notebook downloaded from the website.** The download menu in the header of every notebook page offers the two files you need: the notebook (`.ipynb`) and the course's package (`.whl`). The package holds the code the notebooks import: `lib`, the shared library this course teaches; `figures`, which draws the plots and the two interactive figures; and `grading`, which provides the `check(...)` after every exercise. Save both files in one folder; then, in that folder, run these commands (Python 3.11 or newer):
 
 ```bash
 python3 -m venv .venv
@@ -197,5 +197,5 @@ The functions of `lib` follow a few conventions, and the exercises ask for the s
 * an array passed in is never changed; a function that needs to change one works on a copy;
 * bad input is refused at the start, with a `TypeError` for the wrong kind of argument and a `ValueError` for a wrong value or shape (§1.7 shows why an error is better than a quiet wrong result);
 * axes are counted from the end (`axis=-1`, `x.shape[-1]`), so the same code serves one sequence and a batch;
-* a function returns exactly what its description asks for (its docstring in `lib`, the task in an exercise): that kind of value, type and shape, and several results in the order given there.
+* a function returns exactly what its description asks for (its docstring in `lib`, the task in an exercise): a value of the kind (array, scalar or tuple), dtype and shape it names, and several results in the order given there.
 """)

@@ -5,7 +5,7 @@
 md(r"""
 # 4 Causality must cover the whole computation
 
-In §1 we built the allowed set first and took the softmax over it, so every query reads only its own position and earlier ones. But the attention weights are only one step of the model. How the input is built, how the heads are split and merged, which layers come after attention: any of these steps could carry information from the future back into the past.
+In §1 we built the allowed set first and took the softmax over it, so every query reads only its own position and earlier ones. But the attention weights are only one step of the model. How the input is built, how the heads are split and merged, which layers come before and after attention: any of these steps could carry information from the future back into the past.
 
 This section answers two questions:
 
@@ -18,9 +18,9 @@ One convention holds throughout: every statement is about **one forward pass wit
 md(r"""
 ## 4.1 A small model with hand-chosen parameters
 
-This section uses one small model throughout, and §5 and §6 keep it: vocabulary `<unk> <bos> <eos> 春 雨 风` (ids 0–5), width $D=4$, $H=2$ heads of width $d=2$, a position table of $C=8$ rows, and identity matrices for the query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
+This section uses one small model throughout, and §5 and §6 keep it. Its vocabulary is `<unk> <bos> <eos> 春 雨 风` (ids 0–5); it has width $D=4$, $H=2$ heads of width $d=2$, a position table of $C=8$ rows, and identity matrices as its query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
 
-Two details matter later. The `<unk>` row is deliberately large, so that if it ever leaks in from the future the effect is impossible to miss. The rows of `<bos>` and `风` are identical, a trap that §4.5 sets on purpose.
+Two details matter later. The `<unk>` row is deliberately large, so that if it ever leaks in from the future the effect is impossible to miss. The rows of `<bos>` and `风` are identical: a deliberate trap that §4.5 springs.
 """)
 
 code(r"""
@@ -64,13 +64,13 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 3. **Splitting heads.** This cuts the $D$ features of one position into $H$ pieces; the time axis is not touched.
 4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers before and after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection use only row $i$ to compute row $i$, wherever they stand, as long as none of them reads across time. (A residual connection adds row $i$ of a sublayer's input to row $i$ of its output.)
+6. **Layers before and after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection compute row $i$ from row $i$ alone, wherever they stand; this holds only as long as none of them takes a statistic across time (§4.7). (A residual connection adds row $i$ of a sublayer's input to row $i$ of its output.)
 
 Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. This cone widens only to the left: however many layers are stacked, it never reaches past position 2, and the future of row 2 (positions 3 and 4) stays outside it at every layer.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
 
-![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future and are read at no layer.](figures/cone.svg)
+![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future, which it reads at no layer.](figures/cone.svg)
 
 This argument is about the **architecture**: which rows each part of the model is designed to read. It holds for every input, but it cannot promise that the code does what the design says. A transposed mask, a wrong `axis`, a statistic taken over the time axis: each makes the code depart from the design. Such mistakes are caught by the **future-perturbation test**, an error detector that runs a concrete implementation on concrete inputs.
 """)
@@ -80,7 +80,7 @@ md(r"""
 
 The test has four steps. Choose a length $T$ and a prefix length $p$. Build two sequences of length $T$ that agree on their first $p$ positions, the prefix, and hold **clearly different** tokens at every position after it (or, directly, different input vectors). Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
 
-We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to the large `<unk>`. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small.
+We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to `<unk>`, whose embedding is large. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small.
 """)
 
 code(r"""
@@ -102,7 +102,7 @@ assert change == 0.0
 md(r"""
 ## 4.4 The negative control: first show that the test can see a leak
 
-A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, it is the test that is broken, not the model.
+A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, the test is broken, and its 0 says nothing about the model.
 
 With the mask off, the largest change over the first two rows is about 39.77. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
 """)
@@ -126,7 +126,7 @@ assert result.passed
 md(r"""
 ## 4.5 How a test without a control passes vacuously
 
-Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` does not pass it. The third compares no position at all, and it is refused with an error.
+Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` fails it. The third compares no position at all, and it is refused with an error.
 
 **Degenerate input.** The replacement token has a different id but the same vector. We replace a final `<bos>` by `风`: the id goes from 1 to 5, but the two embedding rows are identical and the position is the same, so the model sees no change in its input at all.
 """)
@@ -143,7 +143,7 @@ assert (degenerate.change == 0.0 and degenerate.control_change == 0.0
 """)
 
 md(r"""
-**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. Its negative control, the same code with the mask off, also shows 0, so `check_causality` does not pass it: the test is void.
+**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. Its negative control, the same code with the mask off, also shows 0, so `check_causality` fails it: the test is void.
 """)
 
 code(r"""
@@ -180,7 +180,7 @@ else:
 md(r"""
 ## 4.6 Perturb with finite values: a NaN makes the test report a leak that is not there
 
-The three cases above are false passes; a test can also raise a false alarm. Replacing a future value by NaN or infinity looks like the most drastic perturbation, yet it defeats the test. The reason is floating-point arithmetic itself: $0 \cdot \text{NaN} = \text{NaN}$ and $0 \cdot \infty = \text{NaN}$. The attention output is the product of the weight matrix with all of the values $V$. The weights of rows 0 and 1 on position 2 are **exactly 0**, but 0 times NaN is still NaN, so both rows become NaN throughout, and the test reports that the prefix changed although the model is perfectly causal. Any implementation whose weighted sum includes the future values, as a matrix product does, behaves this way; it is not a flaw of one library.
+The three cases above are false passes; a test can also raise a false alarm. Replacing a future value by NaN or infinity looks like the most drastic perturbation, yet it defeats the test. The reason is floating-point arithmetic itself: $0 \cdot \text{NaN} = \text{NaN}$ and $0 \cdot \infty = \text{NaN}$. The attention output is the product of the weight matrix with all of the values $V$. The weights of rows 0 and 1 on position 2 are **exactly 0**, but 0 times NaN is still NaN, so both rows become NaN throughout. The test then reports that the prefix changed, although the model is perfectly causal. Any implementation whose weighted sum includes the future values, as a matrix product does, behaves this way; it is not a flaw of one library.
 
 Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **value** vector of position 2, leaving queries and keys as they are. The outputs are computed as §1 defines them: the attention weights times all of the values, `weights @ v`.
 
@@ -230,7 +230,7 @@ assert value_changes["+1000"] == 0.0
 """)
 
 md(r"""
-## 4.7 Zero weights above the diagonal do not mean no leak
+## 4.7 Zero weights above the diagonal do not rule out a leak
 
 A common shortcut is to print the attention weights and confirm that everything above the diagonal is zero. That checks only the one place where we put the mask; a leak can come from anywhere else.
 
@@ -281,11 +281,11 @@ md(r"""
 
 Causality is a statement about one forward pass with **one set of parameters**: future inputs must not reach past outputs along the computation graph. A perturbation test compares two forward passes, so the two must be **the same deterministic function**:
 
-* **Dropout in training mode** draws a fresh random mask on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
+* **Dropout in training mode** drops a different random set of weights on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The first printed line holds two prefix changes that have nothing to do with the future: the same input run twice, then what the perturbation test reports with a fresh mask on every call. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The first printed line holds two prefix changes caused by dropout alone: the same input run twice, then what the perturbation test reports when every call drops different weights. The next two lines, one with a fixed seed and one in evaluation mode, each give the prefix change, whether the control saw a change, and whether the check passed. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
 
 code(r"""
@@ -304,14 +304,14 @@ def dropout_forward(ids, rng, rate=0.5, causal=True):
     weights = weights * keep / (1 - rate)
     return (merge_heads(weights @ v) @ model.w_o)[0]  # (T, D)
 
-#en one generator: a fresh mask on every call
+#en one generator: different weights dropped on every call
 fresh = np.random.default_rng(0)
 same_input = float(np.abs(dropout_forward(ids, fresh)
                           - dropout_forward(ids, fresh))[:2].max())
-fresh_masks = checks.future_change(
+fresh_drops = checks.future_change(
     lambda t: dropout_forward(t, fresh), ids, perturbed, prefix_length=2)
-print(round(same_input, 6), round(fresh_masks, 6))
-assert same_input > 0.1 and fresh_masks > 0.1
+print(round(same_input, 6), round(fresh_drops, 6))
+assert same_input > 0.1 and fresh_drops > 0.1
 
 def seeded(causal):
     #en the same seed on every call
@@ -367,7 +367,7 @@ for trial in range(6):
 md(r"""
 ## 4.10 Three versions in one picture
 
-For the same pair of sequences as in §4.7 (a prefix of 4 equal positions), Figure 4.2 plots the largest change of every output row $i$ for three versions: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
+For the same pair of sequences as in §4.7 (the first 4 positions agree), Figure 4.2 plots the largest change of every output row $i$ for three versions: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
 """)
 
 code(r"""
@@ -392,7 +392,7 @@ md(r"""
 * The test must run with its **negative control**: with the mask off it has to see a change, or else a degenerate input or a constant output lets it pass vacuously; a comparison of no position at all is refused outright.
 * Perturb with finite values only: a NaN or inf at a future position contaminates the prefix through $0 \cdot \text{NaN} = \text{NaN}$, and a perfectly causal model appears to leak.
 * Looking at the attention weights above the diagonal is not enough: a normalisation over the time axis leaks the future while the weights are perfectly correct.
-* Everything concerns one forward pass with fixed parameters: dropout must be off or run with a fixed seed, and training that changes the parameters is not a leak.
+* Everything concerns one forward pass with fixed parameters: dropout must be off or run with a fixed seed, and a change caused by a training step is not a leak.
 
 The KV cache of §5 rests on this result: future tokens do not change the representations of old positions, so their keys and values can be reused as they are.
 

@@ -124,8 +124,8 @@ section("structural argument",
            why=T("Row i then depends on every position, the future included (§4.7)."),
            wrong=[(T("A position-wise MLP", claim="a position-wise MLP"),
                    T("It uses row i alone.")),
-                  (T("A residual connection y_i = X_i + f(X_i)", claim="a residual connection"),
-                   T("As long as f does not read across time, it reads row i only."))],
+                  (T("A residual connection: row i of a sublayer's input added to row i of its output", claim="a residual connection"),
+                   T("As long as the sublayer does not read across time, it reads row i only."))],
            witness=breaks_causality),
 )
 
@@ -181,6 +181,9 @@ def control_prefix_change(value):
 def control_reports_zero(claim):
     degenerate = checks.check_causality(MODEL.forward, control, np.array([BOS, 3, BOS]), np.array([BOS, 3, 5]), 2)
     assert degenerate.control_change == 0.0
+    # the key's "its 0 says nothing about the model": on this pair a model that leaks shows 0 as well
+    leaking = checks.check_causality(control, control, np.array([BOS, 3, BOS]), np.array([BOS, 3, 5]), 2)
+    assert leaking.change == 0.0 and not leaking.passed
     verdict = "the test is void" if not degenerate.control_saw_change and not degenerate.passed else "passes"
     return claim == verdict
 
@@ -195,13 +198,13 @@ def passes_when(rule):
 
 
 section("negative control",
-    number(T("With the mask off (`causal=False`), what is the largest change of the first two rows that the same test sees? (1 decimal)"),
+    number(T("With the mask off (`causal=False`), what is the largest change of the first two rows that the same test sees? (to one decimal place)"),
            answer=39.77, tolerance=0.06, shown="≈ 39.8",
            why=T("The negative control must see a change: that shows the test can see a leak. §6.2 recomputes the number in plain Python."),
            wrong=[(0, T("That is the masked model; the control reads the future, and that is the point."))],
            witness=control_prefix_change),
     choose(T("If the negative control also reports a change of 0, what does that mean?"),
-           right=T("The test is broken, not the model", claim="the test is void"),
+           right=T("The test is broken: its 0 says nothing about the model", claim="the test is void"),
            why=T("The control is a version known to leak; if the test cannot see its leak, it can see none."),
            wrong=[(T("The model is causal", claim="passes"),
                    T("Then the 0 proves nothing.")),
@@ -264,7 +267,7 @@ section("passes vacuously",
                   (T("An error", claim="an error"), T("`np.allclose` raises nothing; `future_change` does."))],
            witness=allclose_of_empty),
     choose(T("A forward function computes everything, then returns a fresh buffer of zeros. How is it caught?"),
-           right=T("Its negative control, the same code with the mask off, also shows 0, so `check_causality` does not pass", claim="the control shows 0 too"),
+           right=T("Its negative control, the same code with the mask off, also shows 0, so `check_causality` fails it", claim="the control shows 0 too"),
            why=T("A constant output cannot change, with the mask or without it; only the negative control reveals that the test is blind."),
            wrong=[(T("The perturbation test reports a leak", claim="a leak is reported"),
                    T("The output is constant, so the test sees no change.")),
@@ -391,7 +394,7 @@ section("above the diagonal",
                   (T("It adds a bias", claim="a bias"),
                    T("The difference is the axis the statistics come from."))],
            witness=leaky_differs_by),
-    choose(T("With a normalisation over the features before and after attention, what is the change of the prefix?"),
+    choose(T("With a normalisation over the features before and after attention, how much does the prefix change?"),
            right=T("0.0", claim="0.0"),
            why=T("It works within each position, as step 6 of §4.2 says."),
            wrong=[(T("Above 0", claim="above 0"), T("That is what the normalisation over time gives.")),
@@ -414,7 +417,7 @@ def dropout_reports_a_leak_because(claim):
     fresh = np.random.default_rng(0)
     same_input = np.abs(dropout_forward(IDS, fresh) - dropout_forward(IDS, fresh))[:2].max()
     seeded = checks.future_change(lambda t: dropout_forward(t, np.random.default_rng(1)), IDS, PERTURBED, 2)
-    facts = {"a fresh mask at every call": same_input > 0.1 and seeded == 0.0,
+    facts = {"different weights dropped at every call": same_input > 0.1 and seeded == 0.0,
              "it reads the future": seeded > 0,
              "NaN": np.isnan(dropout_forward(IDS, fresh)).any()}
     return bool(facts[claim])
@@ -443,10 +446,10 @@ def update_between_passes(claim):
 
 section("dropout",
     choose(T("Why does dropout in training mode make the perturbation test report a leak?"),
-           right=T("Each call draws a new random mask: the two passes are not the same function", claim="a fresh mask at every call"),
+           right=T("Each call drops a different random set of weights: the two passes are not the same function", claim="different weights dropped at every call"),
            why=T("Run the same input twice and the prefix already differs."),
            wrong=[(T("Dropout reads the future", claim="it reads the future"),
-                   T("With the same mask in both passes the prefix does not change: it has nothing to do with the future.")),
+                   T("With the same weights dropped in both passes the prefix does not change: the change has nothing to do with the future.")),
                   (T("Dropout produces NaN", claim="NaN"),
                    T("It only zeroes some weights and scales the rest."))],
            witness=dropout_reports_a_leak_because),
@@ -456,7 +459,7 @@ section("dropout",
            wrong=[(T("Loosen the tolerance"),
                    T("That would let real leaks pass too.")),
                   (T("Give each pass a seed of its own", claim="a seed of its own for each pass"),
-                   T("Two seeds draw two masks: the passes are still two different functions."))],
+                   T("Two seeds drop two different sets of weights: the passes are still two different functions."))],
            witness=meaningful_again_with),
     choose(T("What if a training update happens between the two passes?"),
            right=T("The prefix outputs change, but that is a different model, not a leak", claim="a different model"),
