@@ -120,7 +120,7 @@ The offset puts a piece of text where it belongs in its sequence. The whole sequ
 """)
 
 code(r"""
-ids = np.array([BOS] + encode("春雨风", vocab))           # (T,) = [1, 3, 4, 5]
+ids = np.array([BOS] + encode("春雨风", vocab))  # (T,) = [1, 3, 4, 5]
 X_whole = embed(ids, E, P)                  #en positions 0, 1, 2, 3
 X_after = embed(ids[1:], E, P, offset=1)    #en positions 1, 2, 3
 print(ids)
