@@ -1,7 +1,9 @@
-"""Every code line of every notebook fits the site's code column: at most 76 characters.
+"""Every code line of every notebook fits the site's code column: at most 76 columns.
 
 At 1280 px the site shows 77 characters of a code line before it scrolls sideways, so a
-line of 76 or fewer is read whole (issue #23).  Checked in the committed notebooks of
+line of 76 or fewer is read whole (issue #23).  A line is counted in the columns it takes on
+screen: a wide East Asian character, such as a Chinese one, takes two (read65 zh: a line
+holding 春雨风 was 76 characters but 79 columns).  Checked in the committed notebooks of
 chapters/, exercises/ and solutions/, in every language, since translated comments have
 a length of their own in each.  A long call is wrapped; a long trailing comment goes on
 the line above (CONTRIBUTING, "Rules for code cells").
@@ -16,6 +18,7 @@ grading/references.py (whose lines outside the answers the notebooks show may be
 import pathlib
 import re
 import sys
+import unicodedata
 
 import nbformat
 import pytest
@@ -45,13 +48,20 @@ def reference_sources():
 REFERENCES = reference_sources()
 
 
+def columns(line):
+    """The columns ``line`` takes in a monospaced font: two for each wide or fullwidth character (East Asian width
+    W or F, as a Chinese character is), one for every other."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
 def long_lines(path, references):
-    """(cell id, line) of every code line over WIDTH; ``references``: check only those cells, else all others."""
+    """(cell id, line) of every code line over WIDTH columns; ``references``: check only those cells, else all
+    others."""
     found = []
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type != "code" or (cell.source in REFERENCES) != references:
             continue
-        found += [(cell.id, line) for line in cell.source.splitlines() if len(line) > WIDTH]
+        found += [(cell.id, line) for line in cell.source.splitlines() if columns(line) > WIDTH]
     return found
 
 
@@ -75,3 +85,13 @@ def test_the_width_check_sees_a_long_line(tmp_path):
     nb.cells = [nbformat.v4.new_code_cell("x = 1\n" + "y = " + "1 + " * 20 + "1")]
     nbformat.write(nb, tmp_path / "wide.ipynb")
     assert [len(line) for _, line in long_lines(tmp_path / "wide.ipynb", references=False)] == [85]
+
+
+def test_a_chinese_character_takes_two_columns(tmp_path):
+    """A comment of 40 Chinese characters is 42 characters long but 82 columns wide, and it is found; Cyrillic,
+    Latin and the course's symbols (ω, −, ×) take one column each."""
+    assert columns("# " + "春" * 40) == 82 and columns("# ω − × ё") == 9
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1  # " + "春" * 34 + "\ny = 2  # " + "雨" * 33)]
+    nbformat.write(nb, tmp_path / "wide.ipynb")
+    assert [columns(line) for _, line in long_lines(tmp_path / "wide.ipynb", references=False)] == [77]

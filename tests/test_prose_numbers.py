@@ -152,3 +152,39 @@ def test_a_tighter_bound_a_cell_prints_is_said_before_it(lang):
     assert not _bounds_unsaid(path)
     code = _cells(SECTIONS_BY_NUMBER[7])[1]
     assert not [line for line in code.splitlines() if line.lstrip().startswith("print(") and re.search(r"< ?1e-", line)]
+
+
+def _opening(lang, name):
+    """The first Markdown cell of the committed notebook chapters/<lang>/<name>.ipynb."""
+    cells = nbformat.read(ROOT / "chapters" / lang / f"{name}.ipynb", as_version=4).cells
+    return next(c.source for c in cells if c.cell_type == "markdown")
+
+
+def test_section_3_opens_with_the_keys_a_query_may_read():
+    """read65 ru C2: §3 opened by saying the causal mask tells each query which keys come *before* it, in all three
+    languages, while `causal_allowed` lets a query read its own key as well (§1.3). The opening says "at or before"
+    in each language, and the mask it describes allows the diagonal and nothing above it."""
+    import numpy as np
+    from lib.attention import causal_allowed
+    allowed = causal_allowed(4, 4)
+    assert allowed.diagonal().all() and allowed.sum() == 10 and not np.triu(allowed, 1).any()
+    said = {"en": "which keys come at or before it", "zh": "哪些键不在它之后（与它同一位置的键也算在内）",
+            "ru": "какие ключи стоят не позже него"}
+    for lang, words in said.items():
+        assert words in " ".join(_opening(lang, "03_positions").split()), lang
+
+
+def test_section_5_calls_cached_layers_what_its_code_passes():
+    """read65 ru C1: §5.5 called `cached_layers` a list (ru «из списка»); the cell passes it sets, {0, 1} and {0}, and
+    tests membership. The prose of every language calls it a set, and every call passes a set literal."""
+    paragraphs, code = _cells(SECTIONS_BY_NUMBER[5])
+    passed = re.findall(r"cached_layers=([^)]*?\})", code)
+    assert passed == ["{0, 1}", "{0}"], passed
+    assert "if n in cached_layers:" in code
+    said = {"en": "each layer in the set `cached_layers`", "zh": "集合 `cached_layers` 中的每一层",
+            "ru": "каждый слой из множества `cached_layers`"}
+    for lang, words in said.items():
+        text = " ".join(c.source for c in nbformat.read(ROOT / "chapters" / lang / "05_cache.ipynb", as_version=4).cells
+                        if c.cell_type == "markdown")
+        assert words in " ".join(text.split()), lang
+        assert not re.search(r"list(ed)? (in )?`cached_layers`|списк\w* `cached_layers`|列表 `cached_layers`", text), lang

@@ -4,7 +4,7 @@
 md(r"""
 # 3 Learned absolute positions
 
-The causal mask tells each query which keys come before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
+The causal mask tells each query which keys come at or before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
 This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. In sequence b, the token $x_{b,t}$ at index t of this input stands at the absolute position o + t, and its input vector is
 
@@ -120,7 +120,7 @@ The offset puts a piece of text where it belongs in its sequence. The whole sequ
 """)
 
 code(r"""
-ids = np.array([BOS] + encode("春雨风", vocab))           # (T,) = [1, 3, 4, 5]
+ids = np.array([BOS] + encode("春雨风", vocab))  # (T,) = [1, 3, 4, 5]
 X_whole = embed(ids, E, P)                  #en positions 0, 1, 2, 3
 X_after = embed(ids[1:], E, P, offset=1)    #en positions 1, 2, 3
 print(ids)
@@ -180,7 +180,7 @@ The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps onl
 
 ### Checking the backward pass with finite differences
 
-Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch contains repeated tokens and the offset is o = 1, so the first and last rows of P are never read, and their gradients must be exactly 0.
+Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch repeats a token (雨, four times), so one row of E collects several gradients. The offset is o = 1 and the inputs stand at positions 1 to 3 of a table of five rows, so the first and last rows of P, 0 and 4, are never read, and their gradients must be exactly 0.
 """)
 
 code(r"""
