@@ -16,6 +16,7 @@ import re
 import nbformat
 import pytest
 
+from course_i18n import LANGUAGES
 from tools import nbsource
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -139,7 +140,7 @@ def _bounds_unsaid(path):
     return found
 
 
-@pytest.mark.parametrize("lang", ("zh", "en", "ru"))
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_tighter_bound_a_cell_prints_is_said_before_it(lang):
     """read64 en C2: §7.1 says every check prints only the claim that its error is below a bound, 10⁻⁶ unless a cell says
     otherwise, and §7.7's check of the embedding and the output layer printed two bare booleans for a bound of 10⁻⁸ that
