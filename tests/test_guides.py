@@ -501,8 +501,10 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert contributing.count(f"{int(most.group(1)):,}") == 1
     start = contributing.index("### A new `lib` function")
     step = contributing[start:contributing.index("### An exercise", start)]
-    assert ('following [Changing `lib`](#changing-lib): a docstring, an argument check in `lib/validate.py` and '
-            'the [size limit](#docstrings-and-size).') in step
+    # read66 A C2: not every function has a check; the step points to the few that check nothing
+    assert ('following [Changing `lib`](#changing-lib): a docstring, an argument check in `lib/validate.py` (unless it '
+            'is like the [few that check nothing](#argument-checks)) and the [size limit](#docstrings-and-size).') in step
+    assert "* A few functions check nothing:" in contributing[contributing.index("### Argument checks"):]
     today = "`lib` is at that limit today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
     assert contributing.count("today") == 1 and "no room" not in contributing
@@ -1212,8 +1214,11 @@ def test_the_notebook_time_target_is_the_benchmarks():
     assert re.search(r"^bench:.*\n(?:\t.*\n)*?\t\$\(PY\) bench/notebook_times\.py\n",
                      (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
     # one notebook timed alone, without the rest of `make bench` (read63 A L16: the guide named only `make bench`)
-    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one notebook and marks it if "
-                    r"over; `make bench` times all of them\.", text)
+    # read66 A C1: `--only` times the section in every language, and again in a plain kernel for §7 and §8
+    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language, "
+                    r"once more as a learner's plain kernel runs it, and marks each time over its target; `make bench` "
+                    r"times all of them\.", text)
+    assert "learner=True" in bench and 'glob(f"*/{args.only' in bench
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
     # a new section keeps within the same targets
     assert f"notebooks within the time targets {link}, including the one for all of `chapters/`;" in text
@@ -2632,8 +2637,8 @@ def test_what_check_names_is_every_problem_the_tool_reports():
             "now.") in part
     unseen = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     assert ("`check` does not read what you rebuild or confirm: the Chinese and Russian notebooks, the SVGs and "
-            "`src/translations/`. For each translation, it checks only that it exists and keeps the placeholders.") \
-        in unseen
+            "`src/translations/`. In the catalogues, it checks that each translation exists and keeps the placeholders, "
+            "and that no fuzzy mark, old `#|` line or re-wrapped line is left.") in unseen     # read66 T C3
     guide = {                           # the start of each message, after the file and entry it names -> the guide's words
         "missing; run tools/i18n.py extract": "a template that is missing",
         "not what the code says": "no longer holds the English of the code or of `src/`",
@@ -3371,7 +3376,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
             "tests/test_harness_talk.py"} <= set(run)
     assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
     # a subset (read63 T L9: step 5 once said "Step 6 runs the rest of the suite", and step 6 "the whole suite")
-    assert "Of the tests that read the rest, the loop's step 5 runs these:" in part
+    assert "What a translation says, and the files built from it, the tests read; the loop's step 5 runs these:" in part
     assert "run `make test`: it runs the whole suite" in text[text.index("6. Before you send"):]
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
@@ -3537,8 +3542,11 @@ def test_a_new_language_needs_a_table_of_its_own_in_words_md():
 
     import test_glossary
     from course_i18n import LANGUAGES
-    assert ("Until [words.md](words.md) has a table for `xx` with at least one row, under a heading "
-            "`### <its own name> (xx)`, `tests/test_glossary.py` fails.") in adding_a_language()
+    # read66 T C1: the heading names the language in English, as words.md's do, with its code in brackets
+    assert ("Until [words.md](words.md) has a table for `xx` with at least one row, under a heading that names the "
+            "language in English with its code, as `### Russian (ru)` does, `tests/test_glossary.py` fails.") \
+        in adding_a_language()
+    assert "### Russian (ru)" in (ROOT / "docs" / "words.md").read_text(encoding="utf-8")
     table = "# Words we do not use\n\n### {} ({})\n\n| pattern | use instead |\n| --- | --- |\n| `abc` | d |\n"
     rows, unreadable = test_glossary.read_table(table.format("Russian", "ru"))
     assert [row[0] for row in rows] == ["ru"] and not unreadable
@@ -3882,6 +3890,10 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
             "run.") in text
     assert ("Two kinds of output are left out of that comparison: timings, which change from run to run, and the "
             "images of the plots.") in text
+    # read66 R C2: "every number" once claimed more than the test of prose numbers checks; the README says its scope
+    assert ("A test also checks that each result a section's text gives to three or more decimals matches one that "
+            "the section, or a section it quotes, prints or asserts.") in text
+    assert "three or more decimals" in (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")[:200]
     # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
     options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert "--nbval" in options["addopts"].split() and "--nbdime" not in options["addopts"]

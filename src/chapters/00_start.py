@@ -85,7 +85,7 @@ md(r"""
 | §0 | `00_start` | this section: prerequisites, one head recapped, notation, how to run the notebooks | — |
 | §1 | `01_allowed_set` | the allowed set comes before softmax; the data protocol and right padding; which outputs are scored | `ex01_allowed_set` |
 | §2 | `02_heads` | why several heads; splitting and merging heads, the output projection $W_O$; what the number of heads changes and what it does not | `ex02_heads` |
-| §3 | `03_positions` | a swap that one layer cannot see without positions; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
+| §3 | `03_positions` | a swap that one layer, at its last position, cannot see without positions; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
