@@ -20,7 +20,11 @@ three representations of it:
 Outputs are the same in the three notebooks: words meant for the reader come
 in all three languages, each in an element with its ``lang``, and the page
 shows the one matching ``<html lang>`` (CSS below).  Labels of controls and
-table cells are language-neutral symbols (X[2,0], H, D, T, code names).
+table cells are symbols (X[2,0], H, D, T, code names) and numbers; a number is
+written as each language writes it (``course_i18n.localise_numbers``: 1,048,576
+and 32.0 in English and Chinese, 1 048 576 and 32,0 in Russian), in one element
+per language where the languages differ, and the site's script picks the
+page's language from the data too.
 """
 
 import html
@@ -31,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from course_i18n import LANGUAGES, SOURCE_LANGUAGE
+from course_i18n import LANGUAGES, SOURCE_LANGUAGE, localise_numbers
 from course_i18n.catalogue import texts
 
 MAX_STATES = 5000          # the data of one figure stays well under 100 kB
@@ -75,6 +79,18 @@ def _words(texts, tag="span"):
     return "".join(f'<{tag} lang="{lang}">{html.escape(texts[lang])}</{tag}>' for lang in LANGUAGES)
 
 
+def _local(text):
+    """``{lang: text}``: ``text`` with its numbers written as each language writes them."""
+    return {lang: localise_numbers(text, lang) for lang in LANGUAGES}
+
+
+def _shown(text):
+    """The HTML of a cell or a label: its numbers in the page's language (one element per
+    language where the languages write them differently)."""
+    local = _local(text)
+    return html.escape(local[SOURCE_LANGUAGE]) if len(set(local.values())) == 1 else _words(local)
+
+
 def _filled(text, **fields):
     """``{lang: text}`` with ``fields`` filled in, in every language."""
     return {lang: sentence.format(**fields) for lang, sentence in text.items()}
@@ -82,7 +98,8 @@ def _filled(text, **fields):
 
 @dataclass(frozen=True)
 class Control:
-    """One control: a symbol (its label), the values it offers and how they are shown."""
+    """One control: a symbol (its label), the values it offers and how they are shown
+    (``labels``: plainly, 0.4; each language writes them its own way)."""
     symbol: str
     values: tuple
     labels: tuple
@@ -95,9 +112,11 @@ class Figure:
 
     states: the strings of the table's cells for every state, one list per
     state, states in the order of ``itertools.product`` over the controls'
-    options (the last control varies fastest); numbers come formatted, and the
-    page shows them as they are.  head: rows of column headers (a header is
-    HTML, or (HTML, number of columns it spans)), or None; rows: one
+    options (the last control varies fastest); numbers come plainly, as a
+    machine reads them (1048576, 0.187), and each language writes them its own
+    way (:func:`_shown`; the site's script takes them from the data).  head:
+    rows of column headers (a header is HTML, or (HTML, number of columns it
+    spans)), or None; rows: one
     list per table row, [header, cell index, ...], where a header is a symbol
     or (symbol, {lang: description}); marked: indices of the cells coloured by
     whether they are exactly "0".  shown: the state the figure opens with, one
@@ -117,6 +136,10 @@ class Figure:
         self.states = [[str(s) for s in cells] for cells in states]
         if any(SEPARATOR in s for cells in self.states for s in cells):
             raise ValueError(f"a cell of figure {name!r} contains {SEPARATOR!r}")
+        for c in self.controls:
+            if c.kind != "slider" and any(len(set(_local(label).values())) > 1 for label in c.labels):
+                raise ValueError(f"figure {name!r}: the buttons of {c.symbol} must read the same in every language, "
+                                 f"not {c.labels}")
         self.head, self.rows, self.legend, self.caption = head, rows, legend, caption
         self.marked = frozenset(marked)
         self.start = tuple(c.start for c in self.controls)
@@ -154,29 +177,44 @@ class Figure:
                 mark = ""
                 if k in self.marked:
                     mark = ' class="cx-zero"' if cells[k] == "0" else ' class="cx-moved"'
-                row += f'<td data-cx-cell="{k}"{mark}>{html.escape(cells[k])}</td>'
+                row += f'<td data-cx-cell="{k}"{mark}>{_shown(cells[k])}</td>'
             parts.append(f"<tr>{row}</tr>")
         parts.append("</tbody></table>")
         return "".join(parts)
 
     def static_html(self):
-        """The figure for a page without a kernel: every state's table as data."""
+        """The figure for a page without a kernel: every state's table as data.
+
+        The data holds each distinct string of the cells once per language, in that
+        language's ``strings``, and every state as the indices of its cells' strings
+        (the most frequent string first, so that its index is short); the site's
+        script shows the strings of the page's language."""
         fid = f"cx-{self.name}"
-        data = {"labels": [list(c.labels) for c in self.controls], "marked": sorted(self.marked),
-                "states": [SEPARATOR.join(cells) for cells in self.states]}
+        counts = {}
+        for cells in self.states:
+            for text in cells:
+                counts[text] = counts.get(text, 0) + 1
+        strings = sorted(counts, key=lambda text: -counts[text])       # sorted() is stable: ties keep their order
+        index = {text: str(i) for i, text in enumerate(strings)}
+        data = {"source": SOURCE_LANGUAGE, "marked": sorted(self.marked),
+                "labels": {lang: [[localise_numbers(label, lang) for label in c.labels] for c in self.controls]
+                           for lang in LANGUAGES},
+                "strings": {lang: [localise_numbers(text, lang) for text in strings] for lang in LANGUAGES},
+                "states": [SEPARATOR.join(index[text] for text in cells) for cells in self.states]}
         controls = []
         for n, c in enumerate(self.controls):
             first = self.shown[n]
-            cid, label = f"{fid}-{n}", html.escape(c.labels[first])
-            if c.kind == "slider":
+            cid, label = f"{fid}-{n}", c.labels[first]
+            if c.kind == "slider":             # aria-valuetext holds one text, English until the script runs
                 controls.append(
                     f'<div class="cx-slider"><label for="{cid}">{html.escape(c.symbol)}</label>'
                     f'<input type="range" id="{cid}" min="0" max="{len(c.values) - 1}" step="1" '
-                    f'value="{first}" aria-valuetext="{label}"><output for="{cid}">{label}</output></div>')
+                    f'value="{first}" aria-valuetext="{html.escape(localise_numbers(label, SOURCE_LANGUAGE))}">'
+                    f'<output for="{cid}">{_shown(label)}</output></div>')
             else:
                 buttons = "".join(
                     f'<label><input type="radio" name="{cid}" value="{i}"{" checked" if i == first else ""}>'
-                    f"<span>{html.escape(text)}</span></label>" for i, text in enumerate(c.labels))
+                    f"<span>{_shown(text)}</span></label>" for i, text in enumerate(c.labels))
                 controls.append(f'<fieldset class="cx-buttons" id="{cid}"><legend>{html.escape(c.symbol)}</legend>'
                                 f'<div class="cx-options">{buttons}</div></fieldset>')
         return (f'<div class="cx" id="{fid}"><style>{STYLE}</style>'
@@ -188,9 +226,10 @@ class Figure:
                 "</div>")
 
     def plain(self):
-        """The state shown first, as text (consoles, and any front end without HTML)."""
-        cells = self.cells(self.shown)
-        lines = ["  ".join(f"{c.symbol}={c.labels[i]}" for c, i in zip(self.controls, self.shown))]
+        """The state shown first, as text (consoles, and any front end without HTML), its numbers in English."""
+        cells = [localise_numbers(text, SOURCE_LANGUAGE) for text in self.cells(self.shown)]
+        lines = ["  ".join(f"{c.symbol}={localise_numbers(c.labels[i], SOURCE_LANGUAGE)}"
+                           for c, i in zip(self.controls, self.shown))]
         for headers in self.head or ():
             lines.append("  ".join(html.unescape(re.sub(r"<[^>]+>", "", h[0] if isinstance(h, tuple) else h))
                                    for h in headers))
@@ -205,7 +244,7 @@ class Figure:
 
         controls = []
         for c, first in zip(self.controls, self.shown):
-            options = [(label, i) for i, label in enumerate(c.labels)]
+            options = [(localise_numbers(label, SOURCE_LANGUAGE), i) for i, label in enumerate(c.labels)]
             if c.kind == "slider":
                 control = widgets.SelectionSlider(options=options, value=first, description=c.symbol,
                                                   continuous_update=True)
@@ -318,9 +357,9 @@ def head_cost_table(H, D, T, start):
     states = []
     for n_heads, width, length in itertools.product(*options.values()):
         c = {key: int(value) for key, value in head_costs(n_heads, width=width, length=length).items()}
-        states.append([f"{c['head_width']:,}", f"{c['parameters']:,}", f"{c['attention_entries']:,}",
-                       f"{c['attention_bytes'] / 2**20:,.1f}", f"{c['matmul_flops'] / 1e9:,.3f}",
-                       f"{c['softmax_ops'] / 1e6:,.1f}"])
+        states.append([f"{c['head_width']}", f"{c['parameters']}", f"{c['attention_entries']}",
+                       f"{c['attention_bytes'] / 2**20:.1f}", f"{c['matmul_flops'] / 1e9:.3f}",
+                       f"{c['softmax_ops'] / 1e6:.1f}"])
 
     rows = [[header, k] for k, header in enumerate(HEAD_COST_ROWS)]
     return Figure("head-costs", controls, states, None, rows, TEXTS["head_costs_legend"], TEXTS["head_costs_caption"])

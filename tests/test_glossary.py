@@ -497,3 +497,28 @@ def test_chinese_is_spaced_from_latin_letters_and_digits():
     found = violations([("demo", "zh", "学习率0.01，KV缓存", "markdown")])
     assert len(found) == 2 and "'率0'" in found[0] and "'V缓'" in found[1], found
     assert not violations([("demo", "zh", "学习率 0.01，KV 缓存，第 5 行，`x`的值，第$t$行", "markdown")])
+
+
+def test_sections_1_and_2_say_what_the_code_computes():
+    """read65 zh-12 and ru-12. §2's Example 1 and the cell of §2.2 that compares the two splits make the projections
+    W_Q, W_K and W_V the identity, so that Q = K = V = X; a distractor of the quiz and the cell's comment said that Q, K
+    and V themselves were identities (zh C2, C3, ru C2). The Chinese §1.3 called token t «第 t 个词元», which counts
+    from 1, where the course counts positions from 0 (zh C1); no Chinese text numbers an index that way. The Russian
+    §1.1 called the running mean of rows 0…i «скользящее среднее», a mean over a sliding window of fixed width, and
+    the mean of §1.1 grows with i (ru C1); §7's Adam keeps an exponential moving average, which is «скользящее»."""
+    texts = list(source_texts())
+    heads = [(where, lang, text) for where, lang, text, _ in texts if "02_heads" in where]
+    q_k_v = {"en": r"identit\w* Q/K/V|Q, K and V are identit", "zh": r"Q[/、]K[/、]V\s*(?:都是|取)单位",
+             "ru": r"единичные Q/K/V|Q, K и V\s*—\s*единичн"}
+    found = [(where, lang, text) for where, lang, text in heads if re.search(q_k_v[lang], text)]
+    assert not found, found
+    comment = [(lang, text) for where, lang, text in heads if "(comment)" in where and "q = k = v = xf" in text]
+    option = [(lang, text) for where, lang, text in heads if where.endswith("question 3") and "W_Q" in text
+              and re.search(r"identit|单位矩阵|единичные", text)]
+    assert {lang for lang, _ in comment} == {lang for lang, _ in option} == set(LANGUAGES), (comment, option)
+    assert all("W_Q" in text for _, text in comment), comment
+    ordinal = [(where, text) for where, lang, text, _ in texts if lang == "zh" and re.search(r"第 ?[a-z] ?个", text)]
+    assert not ordinal, ordinal
+    section_1 = [text for where, lang, text, _ in texts if lang == "ru" and "01_allowed_set" in where]
+    assert not [text for text in section_1 if "скользящ" in text.lower()]
+    assert len([text for text in section_1 if "нарастающее" in text]) == 2      # cell 2's comment and cell 3

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from lib.attention import causal_attention, unmasked_attention  # noqa: E402
 from lib.costs import head_costs  # noqa: E402
+from course_i18n import SOURCE_LANGUAGE, localise_numbers  # noqa: E402
 from figures.interactive import LANGUAGES, head_cost_table, last_row_experiment  # noqa: E402
 
 # A browser or a subprocess that hangs fails its test after 10 minutes instead of holding the
@@ -48,28 +49,30 @@ COST_ROWS = ["d", "4·D²", "B·H·T²", "MiB (float32)", "GFLOP (matmul)", "M o
 
 # --------------------------------------------------------------------------- what lib says
 
-def significant(value):
-    return "0" if value == 0 else f"{value:#.3g}"
+# Every number as the page's language writes it (read65 ru L27: the Russian page once showed 1,048,576 and 0.187).
+
+def significant(value, lang=SOURCE_LANGUAGE):
+    return "0" if value == 0 else localise_numbers(f"{value:#.3g}", lang)
 
 
-def last_row_expected(positions):
+def last_row_expected(positions, lang=SOURCE_LANGUAGE):
     """Rows [i, max|ΔY[i]| causal, max|ΔY[i]| unmasked] for slider positions (0 .. 2*STEPS)."""
     X_try = X.copy()
     X_try[2] = X[2] + (np.asarray(positions) - STEPS) * STEP
     columns = [np.abs(f(X_try, X_try, X_try) - f(X, X, X)).max(axis=1) for f in (causal_attention, unmasked_attention)]
-    return [[str(i)] + [significant(c[i]) for c in columns] for i in range(len(X))]
+    return [[str(i)] + [significant(c[i], lang) for c in columns] for i in range(len(X))]
 
 
-def slider_label(j, position):
-    return f"{X[2, j] + (position - STEPS) * STEP + 0.0:.1f}"
+def slider_label(j, position, lang=SOURCE_LANGUAGE):
+    return localise_numbers(f"{X[2, j] + (position - STEPS) * STEP + 0.0:.1f}", lang)
 
 
-def costs_expected(n_heads, width, length):
+def costs_expected(n_heads, width, length, lang=SOURCE_LANGUAGE):
     c = {k: int(v) for k, v in head_costs(n_heads, width=width, length=length).items()}
-    values = [f"{c['head_width']:,}", f"{c['parameters']:,}", f"{c['attention_entries']:,}",
-              f"{c['attention_bytes'] / 2**20:,.1f}", f"{c['matmul_flops'] / 1e9:,.3f}",
-              f"{c['softmax_ops'] / 1e6:,.1f}"]
-    return [[symbol, value] for symbol, value in zip(COST_ROWS, values)]
+    values = [f"{c['head_width']}", f"{c['parameters']}", f"{c['attention_entries']}",
+              f"{c['attention_bytes'] / 2**20:.1f}", f"{c['matmul_flops'] / 1e9:.3f}",
+              f"{c['softmax_ops'] / 1e6:.1f}"]
+    return [[symbol, localise_numbers(value, lang)] for symbol, value in zip(COST_ROWS, values)]
 
 
 def last_row_figure():
@@ -82,10 +85,12 @@ def cost_figure():
 
 # --------------------------------------------------------------------------- without a browser
 
-def _table_rows(table_html):
-    """[[header, cell, ...], ...] of the body of an HTML table, descriptions left out."""
+def _table_rows(table_html, lang=SOURCE_LANGUAGE):
+    """[[header, cell, ...], ...] of the body of an HTML table as a page in ``lang`` shows it, descriptions left
+    out (a cell whose number the languages write differently holds one element per language)."""
     body = table_html.split("<tbody>", 1)[1]
     body = re.sub(r'<span class="cx-desc">.*?</span></th>', "</th>", body)
+    body = re.sub(rf'<span lang="(?!{lang}")[^"]*">[^<]*</span>', "", body)
     rows = []
     for row in re.findall(r"<tr>(.*?)</tr>", body):
         rows.append([re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)])
@@ -95,13 +100,44 @@ def _table_rows(table_html):
 def test_every_state_holds_what_lib_computes():
     figure = last_row_figure()
     assert len(figure.states) == (2 * STEPS + 1) ** 4
-    for state in [(3, 3, 3, 3), (0, 0, 0, 0), (6, 6, 6, 6), (0, 6, 2, 5), (4, 1, 3, 3)]:
-        assert _table_rows(figure.table(figure.cells(state))) == last_row_expected(state), state
+    for lang in LANGUAGES:
+        for state in [(3, 3, 3, 3), (0, 0, 0, 0), (6, 6, 6, 6), (0, 6, 2, 5), (4, 1, 3, 3)]:
+            assert _table_rows(figure.table(figure.cells(state)), lang) == last_row_expected(state, lang), state
     costs = cost_figure()
     assert len(costs.states) == len(H_OPTIONS) * len(D_OPTIONS) * len(T_OPTIONS)
-    for h, d, t in [(0, 0, 0), (3, 2, 3), (5, 0, 5), (0, 3, 0)]:
-        expected = costs_expected(H_OPTIONS[h], D_OPTIONS[d], T_OPTIONS[t])
-        assert _table_rows(costs.table(costs.cells((h, d, t)), words=True)) == expected
+    for lang in LANGUAGES:
+        for h, d, t in [(0, 0, 0), (3, 2, 3), (5, 0, 5), (0, 3, 0)]:
+            expected = costs_expected(H_OPTIONS[h], D_OPTIONS[d], T_OPTIONS[t], lang)
+            assert _table_rows(costs.table(costs.cells((h, d, t)), words=True), lang) == expected
+
+
+def test_every_number_is_written_as_the_pages_language_writes_it():
+    """read65 ru L27: the Russian page of §2.6 showed 1,048,576, 32.0 and 4.295 beside prose that writes 1 048 576
+    and 4,29, and §1.9's table 0.187. The static table holds each language's form, the data gives the site's script
+    every language's strings and labels, and the text output (one for all three notebooks) is in English."""
+    costs, last = cost_figure(), last_row_figure()
+    shown = {lang: _table_rows(costs.table(costs.cells(costs.shown), words=True), lang) for lang in LANGUAGES}
+    assert [value for _, value in shown["ru"]] == ["64", "1\u202f048\u202f576", "8\u202f388\u202f608", "32,0", "4,295",
+                                                  "41,9"]
+    assert [value for _, value in shown["en"]] == ["64", "1,048,576", "8,388,608", "32.0", "4.295", "41.9"]
+    assert shown["zh"] == shown["en"]
+    assert _table_rows(last.table(last.cells(last.shown)), "ru")[0] == ["0", "0", "0,187"]
+    for figure in (costs, last):
+        page = figure.static_html()
+        data = json.loads(re.search(r'<script type="application/json" class="cx-data">(.*?)</script>', page).group(1))
+        assert data["source"] == SOURCE_LANGUAGE and set(data["strings"]) == set(data["labels"]) == set(LANGUAGES)
+        for lang in LANGUAGES:
+            for n in range(len(figure.states)):
+                cells = [data["strings"][lang][int(i)] for i in data["states"][n].split("|")]
+                assert cells == [localise_numbers(text, lang) for text in figure.states[n]]
+    assert data["labels"]["ru"][0][:2] == ["-1,1", "-0,6"] and data["labels"]["en"][0][:2] == ["-1.1", "-0.6"]
+    output = '<output for="cx-last-row-0"><span lang="zh">1.4</span><span lang="en">1.4</span><span lang="ru">1,4</span>'
+    assert output in last.static_html()
+    assert "1,048,576" in costs.plain() and "0.187" in last.plain()
+    from figures.interactive import Control, Figure            # a button's label is one text: the same everywhere
+    with pytest.raises(ValueError, match="buttons"):
+        Figure("x", [Control("s", (0.5, 1.5), ("0.5", "1.5"), 0, kind="buttons")], [["1"], ["2"]], None, [["r", 0]],
+               {}, {})
 
 
 def test_one_output_carries_the_widget_the_static_figure_and_text():
@@ -109,7 +145,8 @@ def test_one_output_carries_the_widget_the_static_figure_and_text():
     assert set(bundle) == {"text/plain", "text/html", WIDGET_VIEW}
     page = bundle["text/html"]
     data = json.loads(re.search(r'<script type="application/json" class="cx-data">(.*?)</script>', page).group(1))
-    assert len(data["states"]) == 7 ** 4 and data["labels"][0] == [slider_label(0, p) for p in range(7)]
+    assert len(data["states"]) == 7 ** 4
+    assert all(data["labels"][lang][0] == [slider_label(0, p, lang) for p in range(7)] for lang in LANGUAGES)
     assert '<fieldset class="cx-controls" disabled>' in page       # until the site's script enables them
     assert all(f'<span lang="{lang}">' in page for lang in LANGUAGES)
     assert "0x" not in page and "0x" not in bundle["text/plain"]   # nothing that changes from run to run
@@ -241,9 +278,10 @@ def go_to(page, chapter):
 
 
 def shown_rows(figure):
-    """The table as the page shows it: [[row header, cell, ...], ...] (descriptions left out)."""
+    """The table as the page shows it: [[row header, cell, ...], ...] (descriptions left out; of a cell that holds
+    its number in every language, the one the page shows)."""
     return figure.evaluate("""f => Array.from(f.querySelectorAll('tbody tr')).map(tr =>
-        Array.from(tr.children).map(c => c.tagName === 'TH' ? c.firstChild.textContent : c.textContent))""")
+        Array.from(tr.children).map(c => c.tagName === 'TH' ? c.firstChild.textContent : c.innerText))""")
 
 
 def _live(page, selector):
@@ -262,16 +300,16 @@ def test_last_row_sliders_show_what_lib_computes(open_page, lang):
     assert re.search(r"max\|ΔY\[i\]\|.*causal_\s*attention.*unmasked_\s*attention", head, re.S), head
     positions = list(last_row_figure().shown)
     assert positions == [STEPS + 2, STEPS, STEPS, STEPS]
-    assert shown_rows(figure) == last_row_expected(positions)
+    assert shown_rows(figure) == last_row_expected(positions, lang)
     for j in range(4):
         slider = page.get_by_role("slider", name=f"X[2,{j}]")   # its accessible name
         for key, position in (("End", 2 * STEPS), ("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2)):
             slider.press(key)
             positions[j] = position
-            assert slider.get_attribute("aria-valuetext") == slider_label(j, position)
-            assert figure.locator(f'output[for="cx-last-row-{j}"]').inner_text() == slider_label(j, position)
+            assert slider.get_attribute("aria-valuetext") == slider_label(j, position, lang)
+            assert figure.locator(f'output[for="cx-last-row-{j}"]').inner_text() == slider_label(j, position, lang)
             rows = shown_rows(figure)
-            assert rows == last_row_expected(positions), (lang, positions)
+            assert rows == last_row_expected(positions, lang), (lang, positions)
             assert rows[0][1] == rows[1][1] == "0"                 # with the mask rows 0 and 1 stay exactly
             assert "0" not in (rows[0][2], rows[1][2])             # without it they change
             zero = figure.locator("tbody tr").first.locator("td").first
@@ -284,15 +322,16 @@ def test_cost_buttons_show_what_lib_computes(open_page, lang):
     page = open_page(lang, "02_heads")
     figure = _live(page, "#cx-head-costs")
     state = list(COST_START)
-    assert shown_rows(figure) == costs_expected(*state)
+    assert shown_rows(figure) == costs_expected(*state, lang)
     for n, (symbol, options) in enumerate(zip("HDT", (H_OPTIONS, D_OPTIONS, T_OPTIONS))):
         group = page.get_by_role("group", name=symbol, exact=True)
         for value in options[::-1] + [COST_START[n]]:
             group.get_by_role("radio", name=str(value), exact=True).check()
             state[n] = value
-            assert shown_rows(figure) == costs_expected(*state), (lang, state)
+            assert shown_rows(figure) == costs_expected(*state, lang), (lang, state)
     page.get_by_role("group", name="D", exact=True).get_by_role("radio", name="128", exact=True).check()
-    assert shown_rows(figure)[:2] == [["d", "16"], ["4·D²", "65,536"]]   # H = 8, D = 128: once left showing D = 512
+    parameters = {"zh": "65,536", "en": "65,536", "ru": "65\u202f536"}[lang]
+    assert shown_rows(figure)[:2] == [["d", "16"], ["4·D²", parameters]]   # H = 8, D = 128: once left showing D = 512
 
 
 @in_chromium
@@ -300,7 +339,7 @@ def test_touch_at_phone_width(open_page):
     page = open_page("ru", "02_heads", viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     figure = _live(page, "#cx-head-costs")
     page.get_by_role("group", name="T", exact=True).get_by_role("radio", name="4096", exact=True).tap()
-    assert shown_rows(figure) == costs_expected(8, 512, 4096)
+    assert shown_rows(figure) == costs_expected(8, 512, 4096, "ru")
     _fits_and_is_touchable(page, figure)
 
     page = open_page("zh", "01_allowed_set", viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
@@ -309,7 +348,7 @@ def test_touch_at_phone_width(open_page):
     box = slider.bounding_box()
     slider.tap(position={"x": box["width"] - 2, "y": box["height"] / 2})       # the right end of the track
     assert slider.input_value() == str(2 * STEPS)
-    assert shown_rows(figure) == last_row_expected([STEPS + 2, 2 * STEPS, STEPS, STEPS])   # X[2,0] as it opened
+    assert shown_rows(figure) == last_row_expected([STEPS + 2, 2 * STEPS, STEPS, STEPS], "zh")   # X[2,0] as it opened
     _fits_and_is_touchable(page, figure)
 
 
@@ -331,7 +370,7 @@ def test_without_javascript_the_initial_state_is_shown_and_said(open_page, lang)
     figure = page.locator("#cx-head-costs")
     radios = figure.locator("input[type=radio]")
     assert radios.count() == 16 and all(radios.nth(i).is_disabled() for i in range(16))
-    assert shown_rows(figure) == costs_expected(*COST_START)
+    assert shown_rows(figure) == costs_expected(*COST_START, lang)
     assert figure.locator("input:checked").evaluate_all("els => els.map(e => e.parentElement.innerText)") == \
         [str(v) for v in COST_START]
     note = figure.locator(f'.cx-note [lang="{lang}"]')
@@ -342,12 +381,12 @@ def test_without_javascript_the_initial_state_is_shown_and_said(open_page, lang)
     figure = page.locator("#cx-last-row")
     opened = [STEPS + 2, STEPS, STEPS, STEPS]                      # X[2,0] moved by +1.0
     rows = shown_rows(figure)
-    assert rows == last_row_expected(opened)
+    assert rows == last_row_expected(opened, lang)
     # the point of §1.9 is on the static page: rows 0 and 1 stay exactly 0 with the mask, move without it
     assert rows[0][1] == rows[1][1] == "0" and "0" not in (rows[0][2], rows[1][2])
     assert figure.locator("tbody td.cx-moved").count() >= 3
     assert figure.locator("#cx-last-row-0").input_value() == str(opened[0])
-    assert figure.locator('output[for="cx-last-row-0"]').inner_text() == slider_label(0, opened[0])
+    assert figure.locator('output[for="cx-last-row-0"]').inner_text() == slider_label(0, opened[0], lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

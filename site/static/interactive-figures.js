@@ -3,10 +3,22 @@
 // The table of every state of a figure's controls was computed by lib when the
 // notebook ran and sits in the page as JSON; this script only enables the
 // controls and, on every change, shows the strings stored for the new state.
-// It computes nothing. Until it has run (or without JavaScript) the controls
-// stay disabled and the table shows the initial state, as the note says.
+// It computes nothing. The data holds the strings in every language, each
+// number written as that language writes it (1,048,576 / 1 048 576); the
+// script shows the page's own, the language the figure's CSS shows words in.
+// Until it has run (or without JavaScript) the controls stay disabled and the
+// table shows the initial state, as the note says.
 (function () {
   "use strict";
+
+  // The language whose words the figure's CSS shows: the page's, if the data has it; else the source.
+  function pageLanguage(data) {
+    var root = document.documentElement;
+    var codes = Object.keys(data.strings).filter(function (code) {
+      return code !== data.source && root.matches(":lang(" + code + ")");
+    });
+    return codes.length ? codes[0] : data.source;
+  }
 
   function control(figure, labels, n) {
     var id = figure.id + "-" + n;
@@ -36,7 +48,9 @@
 
   function setUp(figure) {
     var data = JSON.parse(figure.querySelector("script.cx-data").textContent);
-    var controls = data.labels.map(function (labels, n) { return control(figure, labels, n); });
+    var lang = pageLanguage(data);
+    var strings = data.strings[lang];
+    var controls = data.labels[lang].map(function (labels, n) { return control(figure, labels, n); });
     var cells = Array.prototype.slice.call(figure.querySelectorAll("[data-cx-cell]"));
     var marked = {};
     data.marked.forEach(function (k) { marked[k] = true; });
@@ -48,7 +62,7 @@
         c.show(i);
         state = state * c.size + i;        // the order of itertools.product in figures/interactive.py
       });
-      var values = data.states[state].split("|");
+      var values = data.states[state].split("|").map(function (i) { return strings[Number(i)]; });
       var keys = cells.map(function (cell) { return Number(cell.getAttribute("data-cx-cell")); });
       keys.forEach(function (k) {            // check everything before changing anything
         if (values[k] === undefined) throw new Error(figure.id + ": state " + state + " has no cell " + k);

@@ -86,7 +86,7 @@ assert vocab == ["<unk>", "<bos>", "<eos>", "春", "雨", "风"]
 md(r"""
 The code points increase in that order, so 春, 雨 and 风 get the ids 3, 4 and 5.
 
-`lib.data.collate` turns a list of texts into a batch. Each row of inputs starts with BOS and continues with the characters of the text; the targets are the characters of the text followed by one EOS. The batch length T is one more than the length of the longest text. For ["春雨", "雨"]:
+`lib.data.collate` turns a list of texts into a batch. Each row of inputs starts with BOS and continues with the characters of the text; the targets are the characters of the text followed by one EOS. The batch length T is one more than the length of the longest text. For `["春雨", "雨"]`:
 """)
 
 code("""
@@ -189,7 +189,7 @@ All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to
 """)
 
 md(r"""
-The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN: the scores [1000, 0] give the weights [nan, 0.] (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
+The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
 """)
 
 md(r"""
@@ -300,7 +300,7 @@ print(type(refusal(causal_allowed, 4, 3)).__name__)
 md(r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch ["春雨", "雨"]. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
+Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
 """)
 
 code("""

@@ -175,7 +175,7 @@ assert np.array_equal(time_wrong, [[0, 0, 1], [1, 2, 2]])
 
 rng = np.random.default_rng(0)
 xf = rng.normal(size=(B, T, D))
-#en identity Q/K/V, correct split
+#en identity W_Q, W_K, W_V (q = k = v = xf), correct split
 right_out = merge_heads(causal_attention(*[split_heads(xf, H)] * 3))
 w = xf.reshape(B, H, T, d)
 #en the same with the reshape-only split
