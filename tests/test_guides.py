@@ -4061,3 +4061,19 @@ def test_contributing_says_where_to_run_and_what_to_commit():
         assert any(re.fullmatch(r"chapters/\w+/figures/[\w-]+\.svg", path) for path in tracked)
         assert any(path.endswith(".expected.json") for path in tracked)
     assert registry.expected_path("grading.specs.ex01_allowed_set").name == "ex01_allowed_set.expected.json"
+
+
+def test_the_glossary_rules_say_what_words_md_checks_and_allows():
+    """docs/glossary.md (read66 G C1-C3): a writing rule that a words.md row checks says so, the seed rule and the
+    rule on «попозиционный MLP» and «промпт» among them; the "chapter" rule names the exception words.md allows (a
+    chapter of a quoted work, which §8 cites); and the interleaved split is "a wrong split" of §6.2, where the course
+    names it, not "the" wrong split of §2 (which is the reshape alone)."""
+    glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
+    assert "then «начальное значение генератора». (words.md)" in glossary and "зерн" in words
+    assert "(words.md checks the terms, not the explanation.)" in glossary and "попозиционный MLP" in words
+    assert "A chapter of a quoted work (Onegin's «глава первая») is fine. (words.md)" in glossary
+    assert "«глава первая»" in words and "глава первая" in (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" /
+                                                           "chapters.po").read_text(encoding="utf-8")
+    assert "a wrong split, §6.2) |" in glossary and "the wrong split" not in glossary
+    section = (ROOT / "src" / "chapters" / "06_evidence.py").read_text(encoding="utf-8")
+    assert "split the features into heads by interleaving" in section.split("## 6.2 ", 1)[1].split("## 6.3 ", 1)[0]
