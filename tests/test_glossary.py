@@ -307,7 +307,9 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
               ("§4", "zh", "检验也可能“假报警”", "markdown"), ("quiz", "ru", "то же изменение сдвигает логиты", "markdown"),
               ("§3", "ru", "теряет [0,5, 0]", "markdown"), ("§3", "ru", "получают [1, −0,5]", "markdown"),
               # read59 G C6: a batch is «батч», while a Python package stays «пакет», in code font or not
-              ("§1", "ru", "в пакете 4 последовательности", "markdown")]
+              ("§1", "ru", "в пакете 4 последовательности", "markdown"),
+              # read65 ru-68 C1: «через один» with no noun after it, the row once let it pass
+              ("§6", "ru", "раздаёт признаки головам вперемешку, через один, а не блоками", "markdown")]
     found = violations(caught)
     assert len(found) == len(caught), "\n".join(found)
     fine = [("zh", "没有单独的 PAD 编号；代码里写 `id`", "markdown"), ("zh", "散射累加（scatter-add）", "markdown"),
@@ -522,3 +524,28 @@ def test_sections_1_and_2_say_what_the_code_computes():
     section_1 = [text for where, lang, text, _ in texts if lang == "ru" and "01_allowed_set" in where]
     assert not [text for text in section_1 if "скользящ" in text.lower()]
     assert len([text for text in section_1 if "нарастающее" in text]) == 2      # cell 2's comment and cell 3
+
+
+def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
+    """编号 is a token's id (docs/glossary.md). §6 once also numbered its checks with it, so that its comment
+    "两个不合规的输入：编号 6" (token id 6) read as check no. 6, the cache (read65 zh-68 C2). Every zh text whose
+    English numbers a check ("no. 1", "nos. 2 and 3") says 检查 and never 编号; the token ids of §6 keep 编号."""
+    from babel.messages.pofile import read_po
+    assert "* 编号 is a token's id alone. The checks of §6.1, \"no. 1\" in English, are\n  检查 1" in \
+        (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    catalogues = [ROOT / "src" / "locales" / "zh" / "LC_MESSAGES" / f"{domain}.po"
+                  for domain in ("chapters", "quizzes", "solutions")]
+    checks, ids = [], []
+    for path in [*catalogues, ROOT / "course_i18n" / "locales" / "zh" / "LC_MESSAGES" / "course.po"]:
+        with open(path, "rb") as handle:
+            for message in read_po(handle):
+                english = message.id if isinstance(message.id, str) else message.id[0]
+                chinese = message.string if isinstance(message.string, str) else message.string[0]
+                if re.search(r"\b[Nn]os?\. \d", english):
+                    checks.append((english, chinese))
+                if message.context == "chapters/06_evidence" and re.search(r"\bid \d", english):
+                    ids.append(chinese)
+    assert len(checks) >= 15 and len(ids) >= 3, (len(checks), len(ids))
+    wrong = [english for english, chinese in checks if "编号" in chinese or not re.search(r"检查 \d", chinese)]
+    assert not wrong, "a check numbered as a token id, or not as 检查 N:\n" + "\n".join(wrong)
+    assert all("编号" in chinese for chinese in ids), ids
