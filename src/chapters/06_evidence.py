@@ -38,7 +38,7 @@ from lib.data import BOS, UNK, build_vocab, collate, decode, encode
 from lib.model import AttentionModel
 
 vocab = build_vocab(["春雨风"])
-#en the model of §4.1: hand-chosen E, P, W_O; identity Q/K/V; D=4, H=2
+#en the model of §4.1: hand-chosen E, P, W_O; identity W_Q, W_K, W_V; D=4, H=2
 model = checks.chapter_model()
 
 #en no. 1: <bos> 春 with positions off
