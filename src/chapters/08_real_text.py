@@ -59,8 +59,9 @@ assert ([(len(lines), sum(map(len, lines)), len(set("".join(lines))))
          for lines in texts.values()]
         == [(580, 6960, 1372), (280, 12132, 55), (369, 9342, 75)])
 #en a Chinese line is a couplet: five characters and a mark, twice
-couplets = [all(len(line) == 12 and line[5] in "，？" and line[11] in "。？！"
-                for line in lines) for lines in texts.values()]
+couplets = [all(len(line) == 12 and line[5] in "，？"
+                    and line[11] in "。？！" for line in lines)
+             for lines in texts.values()]
 assert couplets == [True, False, False]
 """)
 
