@@ -250,6 +250,24 @@ def test_no_forbidden_words_in_the_sources(path):
     assert not found, "words the glossary decided against:\n" + "\n".join(found)
 
 
+def _code_docstrings():
+    """(where, "en", docstring, "code") for every module, class and function of lib and figures:
+    help() shows these to a learner, so they keep the English rows of docs/words.md too."""
+    import ast
+    for path in sorted(p for package in ("lib", "figures") for p in (ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node):
+                yield (f"{path.relative_to(ROOT)} {getattr(node, 'name', '<module>')}", "en",
+                       ast.get_docstring(node), "code")
+
+
+def test_no_forbidden_words_in_the_docstrings_of_lib_and_figures():
+    texts = list(_code_docstrings())
+    assert any("lib/checks.py" in where and "hand-chosen" in text for where, _, text, _ in texts)
+    found = violations(texts)
+    assert not found, "words the glossary decided against:\n" + "\n".join(found)
+
+
 def test_scoring_words_are_told_apart():
     """计入损失 (a position enters the loss) against 计分 (exercise points), intervals 0～i (read6 zh)."""
     found = violations([("demo", "zh", "哪些位置计分，由目标决定；第 t 行只读键 0…t", "markdown")])
