@@ -1,4 +1,4 @@
-"""Plotting helpers shared by the chapter notebooks.
+"""Plotting helpers shared by the section notebooks.
 
 Every function names the section that uses it.  Figures carry no
 language-specific text: titles and labels are code names and symbols

@@ -1,4 +1,4 @@
-"""Checks of causality and of the KV cache (§4, §5, §6), and the course's hand-set model.
+"""Checks of causality and of the KV cache (§4, §5, §6), and the course's hand-chosen model.
 
 *Error detectors* run on a concrete implementation, each about one forward pass with fixed
 parameters: the future-perturbation test (:func:`perturb_future`, :func:`future_change`,

@@ -3,7 +3,7 @@
     ids (B, T) -> E[ids] + P[t]                              (§3)
                -> L pre-LN blocks:  x = x + attention(LN(x))  (§1, §2: mask before softmax, W_O)
                                     x = x + MLP(LN(x))        (position-wise)
-               -> final LN -> output head W_head -> logits (B, T, V)
+               -> final LN -> output layer W_head -> logits (B, T, V)
 
 :class:`Decoder` holds its parameters in one flat dict ``params`` (name -> array);
 :meth:`Decoder.backward` returns a dict with the same keys.  The layers live in :mod:`lib.layers`,

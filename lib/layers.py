@@ -136,7 +136,7 @@ class LinearSaved(NamedTuple):
 @checked(validate.linear)
 def linear_forward(x, w, b=None):
     """§7. x @ w (+ b), row-vector convention: x (..., n_in), w (n_in, n_out), b (n_out,) or
-    None.  Also the decoder's output head (D to V, no bias)."""
+    None.  Also the decoder's output layer (D to V, no bias)."""
     out = _product(x, w)                                                # (..., n_out)
     if b is not None:
         out += b

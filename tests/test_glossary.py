@@ -250,6 +250,40 @@ def test_no_forbidden_words_in_the_sources(path):
     assert not found, "words the glossary decided against:\n" + "\n".join(found)
 
 
+def _code_docstrings():
+    """(where, "en", docstring, "code") for every module, class and function of lib and figures:
+    help() shows these to a learner, so they keep the English rows of docs/words.md too."""
+    import ast
+    for path in sorted(p for package in ("lib", "figures") for p in (ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node):
+                yield (f"{path.relative_to(ROOT)} {getattr(node, 'name', '<module>')}", "en",
+                       ast.get_docstring(node), "code")
+
+
+def test_no_forbidden_words_in_the_docstrings_of_lib_and_figures():
+    texts = list(_code_docstrings())
+    assert any("lib/checks.py" in where and "hand-chosen" in text for where, _, text, _ in texts)
+    found = violations(texts)
+    assert not found, "words the glossary decided against:\n" + "\n".join(found)
+
+
+UNSCORED_AS_QUERY = [re.compile(p, re.I) for p in (
+    r"\bquer(?:y|ies)(?: at a padded position)? (?:is|are) (?:an? )?\**unscored output",
+    r"^an unscored output\b",                      # a quiz option or feedback naming the query so
+    r"\bunscored outputs? reads?\b")]
+
+
+def test_an_unscored_output_is_what_a_padded_query_produces_not_the_query():
+    """docs/glossary.md: "unscored (the output of a padded query)". A query reads keys and produces an
+    output; calling the query itself an unscored output merges it with "empty row", which is a query."""
+    texts = [t for t in source_texts() if t[1] == "en"]
+    assert any("produces an **unscored output**" in text for _, _, text, _ in texts)
+    found = [f"{where}: {pattern.search(text).group(0)!r}" for where, _, text, _ in texts
+             for pattern in UNSCORED_AS_QUERY if pattern.search(text)]
+    assert not found, "a query is not an unscored output; it produces one:\n" + "\n".join(found)
+
+
 def test_scoring_words_are_told_apart():
     """计入损失 (a position enters the loss) against 计分 (exercise points), intervals 0～i (read6 zh)."""
     found = violations([("demo", "zh", "哪些位置计分，由目标决定；第 t 行只读键 0…t", "markdown")])

@@ -60,7 +60,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
-Exercise mask-3 (exercise set 1) turns these properties into a test of any weights, with its own tolerance `atol`: every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
+Exercise mask-3 (exercise set 1) turns these properties into a test of any weights, with its own tolerance `atol`: every entry is finite, every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
 """)
 
 md(r"""
@@ -119,7 +119,7 @@ for b, t in zip(*np.nonzero(scored[:, :-1])):
 """)
 
 md(r"""
-Two things follow. First, target t is input t + 1 wherever the input has a position t + 1 (the code checks this at every such scored position). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden.
+Two things follow. First, at every scored position t that has a next input, target t is input t + 1 (the code checks each one). The answer always sits at the next position, so a query i that reads keys $j \le i$ never sees its own answer, and key i + 1 is precisely the first key that must be forbidden.
 
 Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception. It holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; that character is target 0 and enters the inputs only at position 1, which query 0 may not read. The allowed set is therefore $j \le i$, diagonal included.
 
@@ -343,7 +343,7 @@ Because of the way `collate` lays out a batch, the positions whose input is EOS 
 """)
 
 md(r"""
-Two different things must be kept apart here. The query at a padded position is an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps it out of the loss. An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
+Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss. An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
 """)
 
 code("""
@@ -531,7 +531,7 @@ md(r"""
 * Position i may read itself: input i is a token already seen, and the answer sits at i + 1. The diagonal j = i gives every query a key to read; with `<` instead of `≤`, row 0 is empty.
 * `allowed` is True where a query may read; build it with `causal_allowed` and never pass its complement.
 * An empty row is an error and raises: $-\infty$ turns it into NaN, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
-* Padded queries are computed as usual; the targets alone decide what is scored (a target of −100 is not). A padded query is an unscored output, not an empty row. Real EOS targets are scored, and EOS is not a padding index.
+* Padded queries are computed as usual; the targets alone decide what is scored (a target of −100 is not). A padded query produces an unscored output; it is not an empty row. Real EOS targets are scored, and EOS is not a padding index.
 * With right padding only, the padding keys lie in the future of every real query, so the causal mask alone suffices (§1.8); left padding would change how masks and positions fit together (§1.10).
 
 The exercises for this section are in `exercises/en/ex01_allowed_set.ipynb`. The next section (§2) splits one head into several.

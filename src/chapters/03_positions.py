@@ -453,7 +453,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 md(r"""
 Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
-Having an answer is not having learned one. A model trained on 8 positions has never seen the angles or penalties of position 100, and whether its outputs there are any good is an empirical question this course does not test.
+Having an answer is not having learned one. A model trained on 8 positions has never seen the sinusoidal vector of position 100, nor, with RoPE or ALiBi, a query and a key more than 7 positions apart; whether its outputs there are any good is an empirical question this course does not test.
 """)
 
 md(r"""

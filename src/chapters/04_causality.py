@@ -18,7 +18,7 @@ One convention holds throughout: every statement is about **one forward pass wit
 md(r"""
 ## 4.1 A small model with hand-chosen parameters
 
-This section uses one small model throughout, and §5 and §6 keep it. Its vocabulary is `<unk> <bos> <eos> 春 雨 风` (ids 0–5); it has width $D=4$, $H=2$ heads of width $d=2$, a position table of $C=8$ rows, and identity matrices as its query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
+Most of this section uses one small model, and §5 and §6 keep it; §4.9 adds models with random parameters. Its vocabulary is `<unk> <bos> <eos> 春 雨 风` (ids 0–5); it has width $D=4$, $H=2$ heads of width $d=2$, a position table of $C=8$ rows, and identity matrices as its query, key and value projections. The token embedding table $E$, the position table $P$ and the output projection $W_O$ are hand-chosen so that everything can be computed and checked on paper; nothing here was trained. `lib.checks.chapter_model()` builds an `AttentionModel` from these numbers.
 
 Two details matter later. The `<unk>` row is deliberately large, so that if it ever leaks in from the future the effect is impossible to miss. The rows of `<bos>` and `风` are identical: a deliberate trap that §4.5 springs.
 """)
