@@ -734,6 +734,19 @@ def test_mirror_corpus_obeys_its_rule_and_holds_out_every_seventh_line():
     assert corpus == sorted(corpus, key=language.index)
 
 
+def test_held_out_words_occur_in_the_corpus_only_as_two_letter_reversals():
+    """§7.2, "Has it learned the rule?": the two-letter held-out words occur in the corpus only after
+    a bar; the three-letter ones occur nowhere as whole words, since their reversals are held out too."""
+    language, corpus = mirror_language(), read_mirror_corpus()
+    held_words = [line.split("|")[0] for line in language if line not in set(corpus)]
+    before_bar = {line.split("|")[0] for line in corpus}
+    after_bar = {line.split("|")[1] for line in corpus}
+    short, long = [w for w in held_words if len(w) == 2], [w for w in held_words if len(w) == 3]
+    assert short and long and not set(held_words) & before_bar
+    assert all(w in after_bar for w in short) and not set(long) & after_bar
+    assert all(w[::-1] in held_words for w in long)
+
+
 @pytest.mark.parametrize("text, ok", [("ab|ba", True), ("春ж雨|雨ж春", True), ("ab|ab", False), ("a|a", False),
                                       ("abab|baba", False), ("ab|ba|", False), ("xy|yx", False), ("", False)])
 def test_is_mirror_line(text, ok):

@@ -69,7 +69,7 @@ $$
 
 with every other entry held fixed, differs from the true partial derivative by only $O(\varepsilon^2)$. We measure the gap between the gradient of the backward pass and the central differences with the **relative error**: their largest absolute difference, divided by the larger of their largest absolute values.
 
-The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. The error is then about $10^{-10}$ to $10^{-7}$, truncation and rounding together, while a wrong backward pass typically gives $10^{-2}$ or more. Where in that range an error falls depends on rounding, and so on the machine; we therefore print only the claim that matters, that each error is below a bound, and assert it. The bound is $10^{-6}$ unless a cell says otherwise.
+The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. The error is then about $10^{-10}$ to $10^{-7}$, truncation and rounding together (less where the function is linear in the entry, since only rounding is left, §7.7), while a wrong backward pass typically gives $10^{-2}$ or more. Where in that range an error falls depends on rounding, and so on the machine; we therefore print only the claim that matters, that each error is below a bound, and assert it. The bound is $10^{-6}$ unless a cell says otherwise.
 """)
 
 code(r"""
@@ -142,7 +142,7 @@ assert (inputs.shape == (216, 8)
 md(r"""
 ### The lowest loss a causal model can reach
 
-Not every target can be predicted. The letters of the word are **free** targets: after `<bos>` nobody can know which of the 6 letters comes next, and after two letters, whether `|` or a third letter follows is again a guess. Once `|` is written, though, every following target is **decided** by what came before.
+Not every target can be predicted. The first three targets of every line are **free**: after `<bos>` no model can know which of the 6 letters comes next, nor which follows it, and after two letters it is again a guess whether `|` or a third letter comes. Once `|` is written, though, every following target is **decided** by what came before.
 
 This puts a lower bound on the loss, and the bound holds for causal models only. A **causal** model predicts target $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus (1666 is the number of scored targets). Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
@@ -233,7 +233,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus: the model has never seen any of these words as a whole word before a bar. Some of the two-letter words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`).
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus: the model has never seen any of these words as a whole word before a bar. The two-letter held-out words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`). The three-letter ones occur nowhere in it as whole words: the reversal of a held-out three-letter word is held out too.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -872,7 +872,7 @@ The structural argument of §4.2 is an induction over layers. The base case: row
 * with only block 1 unmasked (`causal=(True, False)`): $X^{(0)}$ and $X^{(1)}$ are still 0, and the leak appears in $X^{(2)}$;
 * with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out.
 
-The final layer normalisation and the output layer work position by position, so a leak that reaches $X^{(L)}$ reaches the logits too. A leak in any one layer is therefore a leak of the whole model.
+The final layer normalisation and the output layer work position by position, so no leak can start there. In principle they could remove one: layer normalisation, for example, ignores a change that shifts a whole row by a constant. That would take an accident of the weights, and with the mask off in both blocks the test above found the leak in the logits. A leak in any one layer must therefore be treated as a leak of the whole model.
 """)
 
 code(r"""
@@ -1301,7 +1301,7 @@ md(r"""
 * The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss falls at first (to 1.63–2.25 at step 25), but after that it is higher at each 50-step mark than at the one before (step 100 above step 50, and so on to step 300) and ends far above the masked model's (2.50–5.12 against 0.7246–0.7342). All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
-* Every layer needs its own KV cache. Token-by-token generation agrees with the full forward pass to within $10^{-12}$. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
+* Every layer needs its own KV cache. Fed through the caches one token at a time, a line gets the logits of the full forward pass to within $10^{-12}$, and generation with the caches writes the same tokens as generation without them. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
 
 The exercises for this section are in `exercises/en/ex07_decoder.ipynb`. §8 trains the same decoder, with and without the mask, on verse in the language of this edition.
 """)
