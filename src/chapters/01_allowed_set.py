@@ -60,7 +60,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
-Exercise mask-3 (exercise set 1) turns these properties into a test of any weights, with its own tolerance `atol`: every entry is finite, every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
+Exercise mask-3 (exercise set 1) tests any weights for these properties, with its own tolerance `atol`: every entry is finite, every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
 """)
 
 md(r"""
@@ -68,7 +68,7 @@ md(r"""
 
 Every example with text in this course follows one data protocol, the one implemented in `lib/data.py`:
 
-* three special tokens take the first ids: `<unk>` = 0 (a character outside the vocabulary), `<bos>` = 1 (beginning of sequence), `<eos>` = 2 (end of sequence);
+* three special tokens take the first ids: `<unk>` = 0 (a character outside the vocabulary), `<bos>` = 1 (BOS, beginning of sequence), `<eos>` = 2 (EOS, end of sequence);
 * the remaining tokens are the distinct characters of the training texts, sorted by Unicode code point and numbered in that order;
 * there is no separate PAD id. Shorter texts in a batch are padded on the right: inputs with EOS, targets with −100.
 
@@ -152,7 +152,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key. The mask `general` built in §1.8 still has one in sequence 0, whose mask is the plain causal one, so its complement raises too. But `general[1]`, the mask of the row of 雨, has none, and its complement passes without an error (the code of §1.8 checks both). So build the mask with `causal_allowed` and pass it as it is.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So build the mask with `causal_allowed` and pass it as it is.
 """)
 
 md(r"""
@@ -189,7 +189,7 @@ All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to
 """)
 
 md(r"""
-The helper `softmax` subtracts each row's largest score before `exp`, the numerically stable form of §0.1. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
+In the numerically stable form of §0.1, the helper `softmax` subtracts each row's largest score before `exp`. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
 """)
 
 md(r"""
@@ -229,7 +229,7 @@ plt.show()
 """, alt="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.")
 
 md(r"""
-The wrong order does more than break the row sums. Its denominator contains the scores of future keys, so the future leaks in through the denominator. Change only the score of query 0 against its future key 2, from 0 to 2:
+The wrong order does more than break the row sums. Its denominator contains the scores of future keys, so the future leaks in through the denominator. Change only the score between query 0 and its future key 2, from 0 to 2:
 """)
 
 code("""
@@ -245,7 +245,7 @@ assert (np.isclose(wrong_row[0], 1 / (2 + np.exp(2.0)))
 """)
 
 md(r"""
-The correct weights do not move at all and stay [1, 0, 0]. In the wrong order, the weight query 0 gives to its own position drops from 1/3 to $1/(2 + e^2) \approx 0.106507$: a score the query was never supposed to see has changed its output.
+The correct weights do not move at all and stay [1, 0, 0]. In the wrong order, the weight query 0 gives to its own position drops from 1/3 to $1/(2 + e^2) \approx 0.106507$: a score the query was never supposed to see has changed its weights.
 
 ## 1.7 `<` instead of `≤`: a row with nothing to read
 
@@ -300,7 +300,7 @@ print(type(refusal(causal_allowed, 4, 3)).__name__)
 md(r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: it is an ordinary query, it reads positions 0–2 and produces an output, and that output is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
+Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: the query there is ordinary, reads positions 0–2 and produces an output, which is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
 """)
 
 code("""
@@ -357,7 +357,9 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that supports padding on either side must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only. Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+There is one more reason why right padding is harmless: real queries cannot read it. A model that supports padding on either side must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only.
+
+Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two masks differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
 
 code("""
@@ -380,6 +382,8 @@ assert np.isfinite(masked_softmax(S, ~general[1])).all()
 """)
 
 md(r"""
+The complement of `general` still raises: the mask of sequence 0 is the plain causal one, whose last row reads every key. But `general[1]`, the mask of the row of 雨, has no such row, and its complement passes without an error (the code above checks both).
+
 The numbers agree: computing 雨 alone without padding (T = 2) gives the same two outputs as the first two outputs of its row in the batch:
 """)
 
@@ -502,7 +506,7 @@ assert allowed[1:, 0].all() and round(gap_left, 2) == 0.33
 """)
 
 md(r"""
-The real queries 1 and 2 can both read the padding key 0, and their outputs differ from the unpadded ones by about 0.33 (largest absolute difference). Supporting left padding needs two changes. The first is the condition "key j is real" of §1.8. It repairs the real queries, but it leaves the padded query at position 0 with no key it may read: an empty row. In such a system empty rows arise by design; they have to be singled out and handled explicitly, and never scored. `masked_softmax` still refuses the row (§1.7):
+The real queries 1 and 2 can both read the padding key 0, and their outputs differ from the unpadded ones by about 0.33 (largest absolute difference). Supporting left padding needs two changes. The first is the condition "key j is real" of §1.8. It repairs the real queries, but it leaves the padded query at position 0 with no key it may read: an empty row. In such a system empty rows arise by design; they have to be singled out and handled explicitly, and never scored. As in §1.7, `masked_softmax` refuses the row:
 """)
 
 code("""

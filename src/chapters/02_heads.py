@@ -187,7 +187,7 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 md(r"""
 With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs and produces output; the output just differs from the correct one (the last number above). No error message warns you.
 
-Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right the colours are mixed up inside a head.
+Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right only two of the six rows match their t.
 """)
 
 code(r"""
@@ -256,7 +256,7 @@ plt.show()
 md(r"""
 ## 2.4 Merging the heads, and why $W_O$ is not decoration
 
-After attention the heads return $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
+After attention the heads have shape $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
 Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
 
@@ -564,7 +564,7 @@ md(r"""
 
 The choice of H has two more consequences, one in its favour and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
 
-The cell below builds `<bos> 春 风 春 雨` with width D = 4: coordinates 0–1 code the token, coordinates 2–3 the position, as a point at angle $60^\circ \cdot t$ on a circle. $W_K$ is the identity. Head 0 keeps its query, so it looks for the same token; head 1 turns its query back by 60°, so it looks for the position just before. The rows are the dot products $q_i \cdot k_j$ of query 3, the second 春, with keys 0–3: in head 0, in head 1, and in one head of width 4.
+The cell below builds `<bos> 春 风 春 雨` with width D = 4: coordinates 0–1 code the token, coordinates 2–3 the position, as a point at angle $60^\circ \cdot t$ on a circle. $W_K$ is the identity. Head 0 keeps its query, so it looks for the same token; head 1 turns its query back by 60°, so it looks for the position just before. The printed rows are the dot products $q_3 \cdot k_j$ of query 3, the second 春, with keys 0–3: in head 0, in head 1, and in one head of width 4.
 """)
 
 code(r"""
