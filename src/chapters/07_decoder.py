@@ -8,7 +8,7 @@ md(r"""
 
 §1–§6 checked each part on its own: the mask applied before softmax, the split into heads and the merge through $W_O$, the position table and its backward pass, the KV cache with its position offset. Most of it used one layer with hand-chosen parameters, and none of it was trained. Two questions remain open:
 
-1. **How much does the mask matter?** What happens if we forget it during training? Training looks like a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is higher than that of a uniform guess ($\ln 10$).
+1. **How much does the mask matter?** What happens if we forget it during training? Then training seems a great success: the loss falls almost to 0. But the model has learned to read the answer from the future, and once the future is hidden, as it is when the model generates, its loss is higher than that of a uniform guess ($\ln 10$).
 2. **Does it all still hold for a model of several layers?** A trained model of $L$ layers must pass the same causality and cache checks as the one-layer model.
 
 This section assembles the parts into a real decoder, trains it in NumPy, and answers both questions. Figure 7.1 shows the decoder that §7.1 builds, in the order of the computation; each box names the parameters `lib.decoder` gives it.
@@ -33,7 +33,7 @@ from lib.positions import embed, embed_backward
 """)
 
 md(r"""
-## 7.1 The model, and a gradient check of the whole decoder
+## 7.1 The model and a gradient check of the whole decoder
 
 The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0; a block is also called a layer, so block $\ell$ and layer $\ell$ are the same thing. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3; block $\ell$ reads $X^{(\ell)}$ and updates it twice, each time normalising it, passing it through a sublayer and adding the result back:
 
@@ -43,7 +43,9 @@ $$
 
 Attn is the causal multi-head attention of §2 (with $W_O$, no biases). MLP is the position-wise two-layer network that maps a row $z$ to $\mathrm{GELU}(z W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $D \times \lvert\mathcal V\rvert$ maps every position to $\lvert\mathcal V\rvert$ logits, the unnormalised log-probabilities of the next token. The rows $X$ that flow along this path are called the **residual stream**.
 
-The layers are written in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer written in plain C): every `*_forward` sits next to its `*_backward`. The two attention forwards are the exception: they sit in `lib/attention.py`, next to the attention functions of §1 and §2, and `layers` imports them, so `layers.causal_attention_forward` works as well. The embedding, `embed`, also sits next to its backward, but in `lib/positions.py`. A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
+The layers live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`. There are two exceptions. The attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`.
+
+A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
 Below we build a small model with random parameters: $\lvert\mathcal V\rvert=10$, $C=8$, $D=16$, $H=2$, $L=2$, 6912 parameters in all.
 """)
@@ -67,9 +69,9 @@ $$
 \frac{f(\theta + \varepsilon) - f(\theta - \varepsilon)}{2\varepsilon},
 $$
 
-with every other entry held fixed, differs from the true partial derivative by only $O(\varepsilon^2)$. We measure the gap between the gradient of the backward pass and the central differences with the **relative error**: their largest absolute difference, divided by the larger of their largest absolute values.
+with every other entry held fixed, differs from the true partial derivative by only $O(\varepsilon^2)$. We measure how far the backward pass is from the central differences by the **relative error**: the largest absolute difference between them, divided by the larger of their largest absolute entries.
 
-The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. The error is then about $10^{-10}$ to $10^{-7}$, truncation and rounding together (less where the function is linear in the entry, since only rounding is left, §7.7), while a wrong backward pass typically gives $10^{-2}$ or more. Where in that range an error falls depends on rounding, and so on the machine; we therefore print only the claim that matters, that each error is below a bound, and assert it. The bound is $10^{-6}$ unless a cell says otherwise.
+The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. The error is then about $10^{-10}$ to $10^{-7}$, truncation and rounding together (less where the function is linear in the entry, since only rounding is left, §7.7), while a wrong backward pass typically gives $10^{-2}$ or more. Exactly where an error falls in that range depends on rounding, and so on the machine. We therefore print and assert only what matters: that each error is below a bound. The bound is $10^{-6}$ unless a cell says otherwise.
 """)
 
 code(r"""
@@ -108,7 +110,7 @@ assert worst < 1e-6
 """)
 
 md(r"""
-## 7.2 The mirror language, and training
+## 7.2 The mirror language and training
 
 To tell learning from cheating, we want a corpus whose rule fits in one sentence, so that we can check directly what the model generates. For this section we designed a small artificial language, the **mirror language**:
 
@@ -116,7 +118,7 @@ To tell learning from cheating, we want a corpus whose rule fits in one sentence
 
 The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six of them *letters*. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should also reverse the words it was never asked to reverse.
 
-The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are filled up with `<eos>` and its targets with −100 (`IGNORE`).
+The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are padded with `<eos>` and its targets with −100 (`IGNORE`).
 """)
 
 code(r"""
@@ -176,7 +178,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps for every parameter a running mean of the gradient and one of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both bias-corrected, with a small constant $\kappa$ added to the square root).
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. Adam, also in `lib/decoder.py`, keeps, for every parameter, running means of the gradient and of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both bias-corrected, with a small constant $\kappa$ added to the square root).
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -361,7 +363,7 @@ def loss_axes():
                label=r"$\ln |\mathcal{V}|$")
     ax.set_xlabel(r"$\tau$", fontsize=14)
     ax.set_ylabel(r"$\mathcal{L}$", fontsize=14)
-    #en still at least 10 px when shrunk to a phone's width
+    #en large labels, readable on a small screen
     ax.tick_params(labelsize=13)
     ax.grid(True, alpha=0.3)
     return fig, ax
@@ -387,7 +389,9 @@ plt.show()
 md(r"""
 ### What it reads
 
-Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 are left blank). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there. For each query $i$, the printed row gives the total weight that one head puts on the later positions whose input equals target $i$; of the two heads, the larger total is shown. For rows 0 to 3 this is above 0.9. Such a row reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1 row 1 reads the `ж` at position 6. The targets of the first three rows are the ones the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 carry no label). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there.
+
+The printed row sums, for each query $i$, the weight a head puts on later positions whose input equals target $i$, and shows the larger of the two heads' sums. For rows 0 to 3 this is above 0.9. Such a row reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1 row 1 reads the `ж` at position 6. The targets of the first three rows are the ones the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -402,7 +406,7 @@ labels = [[[f"{w:.1f}" if w >= 0.05 else "" for w in row] for row in head]
 fig = heatmaps(list(first_layer),
                ["causal=False, ℓ=0, h=0", "causal=False, ℓ=0, h=1"],
                labels=labels, cell_size=0.5)
-for ax in fig.axes:  #en large enough to read when a phone shrinks it
+for ax in fig.axes:  #en large labels, readable on a small screen
     ax.set_xticks(range(len(tokens)), tokens)
     ax.set_yticks(range(len(tokens)), tokens)
     ax.tick_params(labelsize=13)
@@ -751,7 +755,7 @@ What holds at all five seeds (the cell above asserts it for each seed):
 * on the free targets alone, with the future hidden, the unmasked model's loss is far above $\ln 6 \approx 1.79$, a uniform guess among the 6 letters;
 * the masked model completes all 36 held-out words, and its held-out loss stays close to the rule level 0.7160 of those lines.
 
-What varies with the seed is how badly the unmasked model fails at generation. The run that has best learned to read the decided targets from the past completes the most words, and the run that has learned it worst completes the fewest. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
+What varies with the seed is how badly the unmasked model fails at generation. The run that best reads the decided targets from the past completes the most words; the run that reads them worst completes the fewest. At seed 3 its loss on those targets is 0.3, and it completes 31 words; at seed 4 the loss is 3.2, and it completes none. Between these two ends the order need not hold (compare seeds 1 and 2). The 46 valid lines of seed 1 are only 5 different lines: with the future hidden, it writes the same few lines again and again.
 
 Where it reads the answer varies too. At seeds 0 and 3 its prediction at position 2 follows a changed input 3 in every line. At seeds 2 and 4 it does so in 0% and 1% of the lines, no more often than the masked model, which cannot see input 3 and follows it only by coincidence (9–15%).
 
@@ -839,7 +843,7 @@ print([round(f(run[i] for run in prefix_runs.values()), 4) for i in (1, 2)
 """)
 
 md(r"""
-To sum up the experiment: the mean training loss by itself gives nothing away; here the computed bound $\mathcal{L}^*$ does. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The loss is near 0 where the next token is a free choice (the first token of a document, for example). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
+To sum up the experiment: a low training loss proves nothing by itself; here the bound $\mathcal{L}^*$ exposes the leak. On real text, counting gives no useful bound (§8), but the leak still shows in three places. The loss with the future hidden is high. The training loss is near 0 where the next token is a free choice (the first token of a document, say). And the future-perturbation test of §4 and §7.4 finds the leak in the code itself.
 """)
 
 md(r"""
@@ -1002,7 +1006,7 @@ assert (round(first_only_error, 4) == 2.0155
 """)
 
 md(r"""
-A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016. Over the five masked models of §7.3 and the 36 held-out lines, though, 180 cases in all, caching only layer 0 gives errors from 0.60 to 2.47; in 37 of the cases the error is below 1. What matters is generation. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
+A gap in the logits does not say directly what the model will write. On this line the error at the last position is 2.016. Over the five masked models of §7.3 and the 36 held-out lines (180 cases), caching only layer 0 gives errors from 0.60 to 2.47, 37 of them below 1. So we test what the model writes. For each model, the cell below completes the 36 held-out words greedily, as in §7.2, once with the correct cache and once with each wrong one. With a cache in every layer all 36 come out right at every seed; caching only layer 0 gets 3 to 21 right; resetting the position gets none.
 """)
 
 code(r"""
@@ -1083,7 +1087,7 @@ assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
 md(r"""
 ### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, $(n+1)/2$ times fewer. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, $2/(n+1)$ as many. The cell below counts the positions each way computes and asserts that both ways generate the same tokens: the cache saves repeated work and changes no result.
 """)
 
 code(r"""
@@ -1118,7 +1122,7 @@ del big.forward, big.step  #en back to the plain methods
 """)
 
 md(r"""
-Time depends on the computer and its load; the cell below prints one reading of each. In short runs, warm-up and other work on the computer dominate a single reading, so the cached run may even be the slower one; the trend shows in the longest runs. Even there the ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost.
+Time depends on the computer and its load; the cell below prints one timing per run. In short runs, warm-up and other work on the computer dominate a single reading, so the cached run may even be the slower one; the trend shows in the longest runs. Even there the ratio of times is smaller than the ratio of positions: each cached step still reads every stored key, and every call has a fixed cost.
 """)
 
 # timings differ from machine to machine: nbval does not compare this output
@@ -1200,7 +1204,7 @@ assert error < 1e-6 and np.all(d_scores[:, ~allowed] == 0.0)
 """)
 
 md(r"""
-**Causal attention and multi-head attention.** In the backward pass of $\mathrm{softmax}(QK^\top/\sqrt d)\,V$, with $G$ the upstream gradient, the gradient with respect to $V$ is $\alpha^\top G$ and the one with respect to the weights is $G V^\top$. The masked softmax above takes the latter back to the scores, and from there it reaches $Q$ and $K$, each times $1/\sqrt d$. Multi-head attention wraps this in the split, merge and $W_O$ of §2; split and merge only rearrange entries, so the backward pass of the split is the merge, and vice versa.
+**Causal attention and multi-head attention.** In the backward pass of $\mathrm{softmax}(QK^\top/\sqrt d)\,V$, with $G$ the upstream gradient, the gradient with respect to $V$ is $\alpha^\top G$ and the one with respect to the weights is $G V^\top$. The masked softmax above takes the latter back to the scores, and from there it reaches $Q$ and $K$, each scaled by $1/\sqrt d$. Multi-head attention wraps this in the split, merge and $W_O$ of §2; split and merge only rearrange entries, so the backward pass of the split is the merge, and vice versa.
 """)
 
 code(r"""
@@ -1298,7 +1302,7 @@ md(r"""
 
 * Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass agrees with central differences.
 * On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 held-out words, none of which it ever saw before a bar. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
-* The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden its loss falls at first (to 1.63–2.25 at step 25), but after that it is higher at each 50-step mark than at the one before (step 100 above step 50, and so on to step 300) and ends far above the masked model's (2.50–5.12 against 0.7246–0.7342). All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
+* The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden, its loss falls at first (to 1.63–2.25 at step 25). After that it rises at every 50-step mark, from step 100 to step 300, and ends far above the masked model's (2.50–5.12 against 0.7246–0.7342). All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
 * The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
 * Every layer needs its own KV cache. Fed through the caches one token at a time, a line gets the logits of the full forward pass to within $10^{-12}$, and generation with the caches writes the same tokens as generation without them. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
