@@ -8,7 +8,7 @@ A language model writes text one token at a time: at each position it predicts t
 
 1. the causal mask: a rule, applied **before** the softmax, that says which positions each query may read; without it, position t could simply read the token it is asked to predict;
 2. several attention heads in place of one, merged back through the output projection $W_O$;
-3. learned absolute positions, with the backward pass of the position table.
+3. learned absolute positions, with the backward pass into the token and position tables.
 
 We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you will see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
@@ -29,7 +29,7 @@ md(r"""
 
 Everything after this section builds on single-head attention, and one picture captures most of it. Every position of a text asks a question and has something to offer. Its **query** says what it is looking for, its **key** what it contains, and its **value** what it hands over to whoever finds it. Attention compares the query of a position with every key, turns the matches into weights that sum to 1, and returns the weighted mix of the values. It works like a lookup in a dictionary, but a soft one: it returns a blend of entries rather than a single entry.
 
-Figure 0.1 shows this for the text `<bos> 春 风 雨` (`<bos>` is the token that begins every sequence, §1.2; 春 风 雨 means spring, wind, rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
+Figure 0.1 shows this for the text `<bos> 春 风 雨` (`<bos>` is the token that begins every sequence, §1.2; 春, 风 and 雨 mean spring, wind and rain). 春 looks for weather, and the keys of 风 and 雨 say "weather", so the output of 春 is mostly what those two hand over.
 
 ![Attention as a soft lookup in the text BOS 春 风 雨. The query of 春 looks for weather. The keys say what each token contains: BOS start, 春 season, 风 and 雨 weather. The weights are 0.015, 0.015, 0.485 and 0.485, so the output of 春, the weighted sum of the values, is mostly wind and rain: two tokens that come after 春.](figures/lookup.svg)
 
@@ -39,7 +39,7 @@ $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
 and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are non-negative and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-The cell below computes Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each row can be read off directly. The three columns of $W_Q$ and $W_K$ stand for season, weather and start; those of $W_V$ for spring, wind and rain. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
+The cell below computes the weights and outputs shown in Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each row can be read off directly. In the notation of §0.4, the token embedding table $E$ is the identity here, and positions arrive only in §3. The three columns of $W_Q$ and $W_K$ stand for season, weather and start; those of $W_V$ for spring, wind and rain. $W_Q$ is scaled by 6, so that a matching key scores $6/\sqrt 3 \approx 3.5$ and clearly wins the softmax. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
 """)
 
 code("""
@@ -108,7 +108,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $H$ | number of heads |
 | $d$ | width of one head: d = 3 for the single head of §0.2; from §2 on the H heads divide D between them, so $d = D/H$ and D must be divisible by H |
 | $L$ | number of layers |
-| $C$ | rows of the position table P: the most positions it can represent |
+| $C$ | number of rows of the position table P: the largest number of positions it can represent |
 | $\lvert\mathcal V\rvert$ | vocabulary size |
 | $E$, $P$ | token embedding table ($\lvert\mathcal V\rvert \times D$), position table ($C \times D$) |
 | $x$ | a token id: $x_t$ at position t, $x_{b,t}$ in sequence b |
@@ -125,7 +125,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
 | $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |
-| $p$ | a prefix length: of a perturbation test (§4, §7), of a line (§8.1) |
+| $p$ | a prefix length: in the future-perturbation test (§4, §7); of a line of verse (§8.1) |
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
 | $\tau$ | a training step (§7.3, §8) |
@@ -145,7 +145,7 @@ Positions and layers are counted from 0, and "row t of P" means the row with ind
 
 Causality in this course is a property of **one forward pass with the parameters held fixed**. §4 checks it with the future-perturbation test, which compares two forward passes whose inputs agree on a prefix and differ after it. A training step changes the parameters, so the next forward pass computes a different function and its outputs differ; that is a different matter from future information flowing through the computation graph.
 
-The code below checks the environment and ties the notation to array shapes:
+The code below checks the environment and ties the notation to array shapes. It prints the shape (B, T, D) of X, the shape (B, H, T, d) that `split_heads` gives, and the positions 0 to T − 1:
 """)
 
 code("""
@@ -181,13 +181,13 @@ pip install "./{{course_wheel}}[learner]" jupyterlab
 jupyter lab
 ```
 
-The package itself brings NumPy; `[learner]` adds the rest of what the notebooks use: Matplotlib, ipywidgets and threadpoolctl. Then open the notebook in JupyterLab to run and change it.
+Installing the package also installs NumPy; `[learner]` adds the rest of what the notebooks use: Matplotlib, ipywidgets and threadpoolctl. Then open the notebook in JupyterLab to run and change it.
 
 **In a copy of the repository.** With the course's repository on your computer (a clone, for example), run the same commands at its root, with `pip install -r requirements.txt` in place of the `pip install` line. `requirements.txt` lists the packages the notebooks need (NumPy, Matplotlib, ipywidgets, JupyterLab and a few more). Its last line, `-e .`, makes `pip install -r` also install the course's own packages in editable mode, so `import lib` works no matter which folder a notebook sits in. A change to `lib` then takes effect once the kernel is restarted. Then open `chapters/en/00_start.ipynb` in JupyterLab.
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The plots and the interactive figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` except the argument checks of `lib.validate`, each with the section that teaches it, and gives a glossary of the course's terms in all three languages.
+All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The plots and the interactive figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it (leaving out `lib.validate`, which only checks arguments). It also gives a glossary of the course's terms in all three languages.
 """)
 
 md(r"""
@@ -197,5 +197,5 @@ The functions of `lib` follow a few conventions, and the exercises ask for the s
 * an array passed in is never changed; a function that needs to change one works on a copy;
 * bad input is refused at the start, with a `TypeError` for the wrong kind of argument and a `ValueError` for a wrong value or shape (§1.7 shows why an error is better than a quiet wrong result);
 * axes are counted from the end (`axis=-1`, `x.shape[-1]`), so the same code serves one sequence and a batch;
-* a function returns exactly what its description asks for (its docstring in `lib`, the task in an exercise): a value of the kind (array, scalar or tuple), dtype and shape it names, and several results in the order given there.
+* a function returns exactly what its description specifies (the docstring in `lib`, the task in an exercise): the kind of value (array, scalar or tuple), its dtype and shape, and, when there are several results, their order.
 """)

@@ -60,15 +60,15 @@ md(r"""
 Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depends only on $x_0,\dots,x_i$. Follow the computation in order:
 
 1. **Input.** $X_i = E[x_i] + P[i]$ depends only on the token at position $i$ and on the position $i$ itself.
-2. **Query, key and value projections.** $Q=XW_Q$, $K=XW_K$, $V=XW_V$ multiply row by row, so row $i$ uses only $X_i$.
+2. **Query, key and value projections.** $Q=XW_Q$, $K=XW_K$ and $V=XW_V$ act row by row: row $i$ of each is computed from $X_i$ alone.
 3. **Splitting heads.** This cuts the $D$ features of one position into $H$ pieces; the time axis is not touched.
 4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers before and after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection compute row $i$ from row $i$ alone, wherever they stand; this holds only as long as none of them takes a statistic across time (§4.7). (A residual connection adds row $i$ of a sublayer's input to row $i$ of its output.)
+6. **Layers before and after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection (which adds row $i$ of a sublayer's input to row $i$ of its output) compute row $i$ from row $i$ alone, wherever they stand. A normalisation keeps this property only as long as its statistics are not taken across time (§4.7).
 
 Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. We call these rows its *cone*. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
 
 ![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future, which it reads at no layer.](figures/cone.svg)
 
@@ -78,7 +78,7 @@ This argument is about the **architecture**: which rows each part of the model i
 md(r"""
 ## 4.3 The future-perturbation test
 
-The test has four steps. Choose a length $T$ and a prefix length $p$. Build two sequences of length $T$ that agree on their first $p$ positions, the prefix, and hold **clearly different** tokens at every position after it (or, directly, different input vectors). Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
+The test has four steps. Choose a length $T$ and a prefix length $p$. Build two sequences of length $T$ that agree on their first $p$ positions (the prefix) and hold **clearly different** tokens, or input vectors, at every position after it. Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
 
 We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to `<unk>`, whose embedding is large. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small.
 """)
@@ -128,7 +128,7 @@ md(r"""
 
 Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` fails it. The third compares no position at all, and it is refused with an error.
 
-**Degenerate input.** The replacement token has a different id but the same vector. We replace a final `<bos>` by `风`: the id goes from 1 to 5, but the two embedding rows are identical and the position is the same, so the model sees no change in its input at all.
+**Degenerate input.** The replacement token has a different id but the same vector. We put `<bos>` at the last position and replace it by `风`: the id goes from 1 to 5, but the two embedding rows are identical and the position is the same, so the model sees no change in its input at all.
 """)
 
 code(r"""
@@ -279,13 +279,17 @@ assert changes["leaky_before"] > 0.1 and changes["leaky_after"] > 0.1
 md(r"""
 ## 4.8 Fixed parameters: dropout, random seeds and training updates
 
-Causality is a statement about one forward pass with **one set of parameters**: future inputs must not reach past outputs along the computation graph. A perturbation test compares two forward passes, so the two must be **the same deterministic function**:
+Causality is a statement about one forward pass with **one set of parameters**: future inputs must not reach past outputs along the computation graph. A future-perturbation test compares two forward passes, so the two must be **the same deterministic function**:
 
 * **Dropout in training mode** drops a different random set of weights on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
-Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` is evaluation mode). The first printed line holds two prefix changes caused by dropout alone: the same input run twice, then what the perturbation test reports when every call drops different weights. The next two lines, one with a fixed seed and one in evaluation mode, each give the prefix change, whether the control saw a change, and whether the check passed. The last printed line is the prefix change for the same input after $W_O$ has been scaled up by 1%.
+Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` gives evaluation mode). The cell prints four lines:
+
+* line 1: two prefix changes caused by dropout alone: the same input run twice, and what the future-perturbation test reports when every call drops different weights;
+* lines 2 and 3, for a fixed seed and for evaluation mode: the prefix change, whether the control saw a change, and whether the check passed;
+* line 4: the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
 
 code(r"""
@@ -341,7 +345,7 @@ assert after_update > 1e-3
 md(r"""
 ## 4.9 Repeating the check on random models
 
-The model of §4.1 has a single size. Below we draw a vocabulary size $\lvert\mathcal V\rvert$, a length $T$, a width $D$, a head count $H$ and a prefix length $p$ at random, and each time run the full check, control included, on a model with random parameters. Each printed row is $\lvert\mathcal V\rvert, T, D, H, p$, the prefix change, and whether the control saw a change.
+The model of §4.1 comes in only one size. Below we draw a vocabulary size $\lvert\mathcal V\rvert$, a length $T$, a width $D$, a head count $H$ and a prefix length $p$ at random, and each time run the full check, control included, on a model with random parameters. Each printed row is $\lvert\mathcal V\rvert, T, D, H, p$, the prefix change, and whether the control saw a change.
 """)
 
 code(r"""

@@ -112,7 +112,7 @@ def future_share_of_chun(value):
 section("One attention head",
     choose(T("What is the score of query i for key j?"),
            right=T("qᵢ · kⱼ / √d", claim="q.k/sqrt(d)"),
-           why=T("Dividing by √d keeps the scores from growing with the head width d."),
+           why=T("Dividing by √d keeps the spread of the scores from growing with the head width d."),
            wrong=[(T("qᵢ · vⱼ", claim="q.v"),
                    T("Values are not scored; they only enter the weighted sum.")),
                   (T("qᵢ · kⱼ / d", claim="q.k/d"),

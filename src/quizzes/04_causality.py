@@ -58,7 +58,7 @@ section("hand-chosen parameters",
                    T("Its size only makes a leak visible to the test."))],
            witness=unk_is_large_so_that),
     choose(T("`<bos>` and 风 have identical embeddings. Why?"),
-           right=T("A trap on purpose: a different token can still mean no change at all (§4.5)", claim="no change at all"),
+           right=T("A deliberate trap: a different token id can leave the input vectors unchanged (§4.5)", claim="no change at all"),
            why=T("Without a negative control such a test passes vacuously."),
            wrong=[(T("To save parameters", claim="a smaller table"),
                    T("The table has one row per token either way.")),
@@ -159,7 +159,7 @@ section("future-perturbation test",
                  T("Compare the outputs at all prefix positions")],
           why=T("A correct implementation leaves the outputs of the prefix unchanged, up to the tolerance."),
           witness=perturbation_test_in_order),
-    number(T("`<bos> 春 雨` against `<bos> 春 <unk>`: what is the largest change of the first two rows of the masked model?"),
+    number(T("`<bos> 春 雨` against `<bos> 春 <unk>`: what is the largest change in the first two output rows of the masked model?"),
            answer=0,
            why=T("Exactly 0.0: the prefix cannot read position 2."),
            wrong=[(round(CONTROL_CHANGE, 2), T("That is the change of the negative control, with the mask off."))],
@@ -198,7 +198,7 @@ def passes_when(rule):
 
 
 section("negative control",
-    number(T("With the mask off (`causal=False`), what is the largest change of the first two rows that the same test sees? (to one decimal place)"),
+    number(T("With the mask off (`causal=False`), what is the largest change in the first two output rows that the same test sees? (to one decimal place)"),
            answer=39.77, tolerance=0.06, shown="≈ 39.8",
            why=T("The negative control must see a change: that shows the test can see a leak. §6.2 recomputes the number in plain Python."),
            wrong=[(0, T("That is the masked model; the control reads the future, and that is the point."))],
@@ -252,9 +252,9 @@ def constant_output_caught_by(claim):
 
 
 section("passes vacuously",
-    choose(T("Why does replacing a final `<bos>` by 风 give a degenerate input?"),
+    choose(T("Why does replacing a `<bos>` at the last position by 风 give a degenerate input?"),
            right=T("The token changes, but both embedding rows are identical: the model sees no change", claim="the same input vectors"),
-           why=T("The control shows 0 too, and `check_causality` reports the test void."),
+           why=T("The control shows 0 too, so `check_causality` fails it: the test is void."),
            wrong=[(T("Because 风 is a special token", claim="a special token"),
                    T("风 is an ordinary character.")),
                   (T("Because the position changes", claim="another position"),
@@ -445,7 +445,7 @@ def update_between_passes(claim):
 
 
 section("dropout",
-    choose(T("Why does dropout in training mode make the perturbation test report a leak?"),
+    choose(T("Why does dropout in training mode make the future-perturbation test report a leak?"),
            right=T("Each call drops a different random set of weights: the two passes are not the same function", claim="different weights dropped at every call"),
            why=T("Run the same input twice and the prefix already differs."),
            wrong=[(T("Dropout reads the future", claim="it reads the future"),
