@@ -6,11 +6,11 @@ md(r"""
 
 The causal mask tells each query which keys come at or before it, but not in what order they came. The opening example of this section shows the consequence: swap the first two tokens of a text, and one attention layer without positions gives the same output at the last position. Positions have to be given to the model explicitly.
 
-This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$) the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. In sequence b, the token $x_{b,t}$ at index t of this input stands at the absolute position o + t, and its input vector is
+This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$), the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The token $x_{b,t}$ at index t of sequence b in the input stands at the absolute position o + t. Its input vector is
 
 $$X_{b,t} = E[x_{b,t}] + P[o + t],$$
 
-where the offset o is the number of real positions that come before this input: o = 0 for a whole sequence, and o equals the length of the cache when tokens are generated one at a time (see §5 and Figure 3.1). Both rows have width D; otherwise they could not be added.
+where the offset o is the number of real positions that come before the input: o = 0 for a whole sequence, and o equals the length of the cache when new tokens follow stored ones (§5; Figure 3.1 shows o = 1). Both rows have width D; otherwise they could not be added.
 
 ![Learned absolute positions: 春, 雨 and 风 after a stored BOS have the indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3. Each input vector is the row of the token embedding table E picked by the token id (rows 3, 4, 5) plus the row of the position table P picked by o + t (rows 1, 2, 3).](figures/positions.svg)
 """)
@@ -116,7 +116,7 @@ assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
 """)
 
 md(r"""
-The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they come with o = 1 and use rows 1–3, the same rows as in the whole sequence, so their input vectors do not change.
+The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they come with o = 1 and use rows 1–3, as in the whole sequence, so their input vectors are the same in both.
 """)
 
 code(r"""
@@ -133,7 +133,7 @@ assert np.array_equal(X_after, X_whole[1:])
 """)
 
 md(r"""
-Figure 3.2 shows the position table P of this course: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal, a fact we will use later.
+Figure 3.2 shows the position table P of this course: column 0 grows with t, column 1 grows more slowly, column 2 alternates between 0 and 0.07 (even and odd positions), and column 3 decreases. No two rows are equal; §3.3 relies on this.
 """)
 
 code(r"""
@@ -401,8 +401,8 @@ md(r"""
 
 A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table** (the original Transformer's, which *Dive into Deep Learning* explains) is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
-* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. A query rotated by $i\omega$ and a key rotated by $j\omega$ have a dot product that depends on the positions only through $i - j$, so two positions far past C score like two positions near the start that are the same distance apart.
+* **A sinusoidal table**, as in the original Transformer (see *Dive into Deep Learning*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, score alike far past C and near the start.
 * **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
 

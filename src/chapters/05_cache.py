@@ -1,6 +1,6 @@
 # §5 The KV cache needs a position offset: per-head K/V reuse, equivalence with the
 # full forward pass, the reset-to-zero bug, the end of the position table, a cache per
-# layer (two-layer demonstration), memory, the single unpadded stream, timing, and the
+# layer (two-layer demonstration), memory, the single unpadded sequence, timing, and the
 # work the causal mask saves (future key blocks never computed).
 
 md(r"""
@@ -23,7 +23,7 @@ We keep the model with hand-chosen parameters from §4.1 ($D=4$, $H=2$, $d=2$, a
 
 ![The KV cache grows by one position per step: steps 0, 1 and 2 feed BOS, 春 and 雨. At each step the new token goes to position len(cache), its key and value are appended to the cache, and its query reads every stored position, its own included.](figures/cache.svg)
 
-Every stored position comes no later than the new token, so the new query may read them all: its row of the mask, `causal_allowed(1, 3)`, is all `True`. Queries of old positions are not stored: the output needs only the new token's own query.
+Every stored position comes no later than the new token, so the new query may read them all: its row of the mask is all `True` (for 雨, `causal_allowed(1, 3)`). Queries of old positions are not stored: the output needs only the new token's own query.
 
 Below we feed `<bos> 春 雨` and watch the cache's length n (the number of stored positions) and its shape $(H, n, d)$.
 """)
@@ -114,7 +114,7 @@ The first new query stands at position 3, and only key 4 lies in its future; the
 
 ### A top-left mask, and PyTorch's `is_causal=True`
 
-A mask written out of habit, as if it were square, starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines `is_causal=True` by `torch.ones(L, S).tril(diagonal=0)` for L queries and S keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
+A mask written out of habit, as if it were square, starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines the flag by `torch.ones(L, S).tril(diagonal=0)`, where PyTorch's L and S count queries and keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
 """)
 
 code(r"""
@@ -151,7 +151,7 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong, by up to about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 of exercise set 1 asks for the same.
+With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 of exercise set 1 asks for the same.
 
 In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(tq, tk)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
 
@@ -271,7 +271,7 @@ assert (np.array_equal(cache8.keys, keys_before)
 md(r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from the input of layer $\ell$ at those positions: for layer 0 the token embeddings plus the position rows, for every later layer the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough: when the new token reaches layer 1, its query must read layer 1's keys and values of all old positions, which come from layer 0's outputs, and layer 0's cache does not hold them. Without anything stored for layer 1, each step would have to recompute layer 0's outputs at every old position: the very full forward pass the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from that layer's input at those positions. For layer 0 that input is the token embeddings plus the position rows; for every later layer, the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough: when the new token reaches layer 1, its query must read layer 1's keys and values of all old positions, which come from layer 0's outputs, and layer 0's cache does not hold them. Without anything stored for layer 1, each step would have to recompute layer 0's outputs at every old position: the very full forward pass the cache is meant to avoid.
 
 Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`), with random parameters. The input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$; layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$: causal multi-head attention plus a residual connection. The token-by-token version gives each layer in the set `cached_layers` a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
@@ -362,9 +362,9 @@ for n_heads in (1, 4, 12):
 """)
 
 md(r"""
-## 5.7 The cache handles one unpadded stream
+## 5.7 The cache holds one unpadded sequence
 
-The cache's length is the position of the next token; that is its only offset. So a cache can hold only one stream, and that stream must be unpadded. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. `collate` turns `雨` into the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
+The cache's length is the position of the next token; that is its only offset. So this cache holds one sequence, and that sequence must be unpadded. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. Beside `春雨`, `collate` pads `雨` to the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
 """)
 
 code(r"""
@@ -407,7 +407,7 @@ The first way recomputes every projection and a $(T+1)\times(T+1)$ attention tab
 
 The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there.
 
-Nor do the times have to grow smoothly with $T$. From $T = 128$ to $T = 256$ the full pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow by more than that. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
+Nor do the times have to grow smoothly with $T$. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -453,10 +453,10 @@ plots.timing_lines(lengths, [full_seconds, step_seconds],
                    ["forward(ids[:T+1])[-1]", "step(ids[T], cache)"])
 plt.show()
 """, tags=("nbval-ignore-output",), alt="Log-log plot of the time to get one new token's output (seconds) against the prefix length T. The full forward pass "
-       "takes longer as T grows while the cached step stays almost flat; at the longest prefix the full pass is at least 10 times slower.")
+       "takes longer as T grows while the cached step stays almost flat; at the longest prefix the full forward pass is at least 10 times slower.")
 
 md(r"""
-## 5.9 The mask also saves almost half of the work
+## 5.9 The mask also saves almost half of the scores
 
 The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i (queries $64i$ to $64i + 63$) is in the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block computes scores only against keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
 """)
@@ -501,7 +501,7 @@ md(r"""
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1, within $10^{-12}$ on random models and on long sequences that fill the position table.
 * A step past the position table raises an error and leaves the cache unchanged.
-* The cache handles one unpadded stream: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
+* The cache holds one unpadded sequence: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
 * The causal mask also saves work: a block of queries never scores the keys after it, so almost half of the score table is never computed (§5.9 computes 53.1% of it), and the outputs equal those of the definition.
 
