@@ -178,7 +178,7 @@ def test_the_hints_of_read12_point_to_a_section_that_teaches_their_point():
     section = lambda text, n: text.split(f"## {n} ", 1)[1].split("\n## ", 1)[0]
     conventions = section(start, "0.6")
     for point in ("float32 in, float32 out", "never changed", "refused at the start", "counted from the end",
-                  "in the order given there"):
+                  "when there are several results, their order"):
         assert point in conventions, point
     assert "`atol`" in section(allowed, "1.1") and "np.allclose" in section(allowed, "1.1")
     assert "overflow" in section(allowed, "1.5")
