@@ -27,6 +27,7 @@ per language where the languages differ, and the site's script picks the
 page's language from the data too.
 """
 
+import collections
 import html
 import itertools
 import json
@@ -190,11 +191,8 @@ class Figure:
         (the most frequent string first, so that its index is short); the site's
         script shows the strings of the page's language."""
         fid = f"cx-{self.name}"
-        counts = {}
-        for cells in self.states:
-            for text in cells:
-                counts[text] = counts.get(text, 0) + 1
-        strings = sorted(counts, key=lambda text: -counts[text])       # sorted() is stable: ties keep their order
+        counts = collections.Counter(text for cells in self.states for text in cells)
+        strings = [text for text, _ in counts.most_common()]          # ties keep their first-seen order
         index = {text: str(i) for i, text in enumerate(strings)}
         data = {"source": SOURCE_LANGUAGE, "marked": sorted(self.marked),
                 "labels": {lang: [[localise_numbers(label, lang) for label in c.labels] for c in self.controls]
