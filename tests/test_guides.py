@@ -1914,13 +1914,15 @@ def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gi
     """README.md's "Licence" puts the code in the notebooks under MIT and the comments written there for
     the reader under CC BY-SA, as LICENSE does (it once put "the code cells of the notebooks" under MIT whole, while
     LICENSE, section 2, puts their comments for the reader under CC BY-SA). The documentation it names beside the
-    text is the documentation LICENSE puts under CC BY-SA (site/README.md, under site/, is code's: MIT)."""
+    text is the documentation LICENSE puts under CC BY-SA (site/README.md, under site/, is code's: MIT). The two
+    licences are two bullets since read66 R L13; each bullet is read whole."""
     readme = flat("README.md").split("## Licence", 1)[1]
-    mit, _, share_alike = readme.partition("The text of the course")
-    assert "the code in the notebooks." in mit and "comment" not in mit
-    assert share_alike.startswith(" and its documentation (this file, CONTRIBUTING.md, CHANGELOG.md and docs/) are "
-                                  "under [CC BY-SA 4.0](LICENSE-CC-BY-SA-4.0). So are the comments written for the "
-                                  "reader in the code cells, and the figures themselves"), share_alike
+    mit = readme.split("* [MIT License](LICENSE): ", 1)[1].split(" * ", 1)[0]
+    share_alike = readme.split("* [CC BY-SA 4.0](LICENSE-CC-BY-SA-4.0): ", 1)[1].split(" A few files", 1)[0]
+    assert "the code in the notebooks)" in mit and "comment" not in mit, mit
+    assert share_alike.startswith("the text of the course and its documentation (this file, CONTRIBUTING.md, "
+                                  "CHANGELOG.md and docs/); the comments written for the reader in the code cells; "
+                                  "and the figures themselves"), share_alike
     licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
     cc = licence[licence.index("2. The text and the figures: Creative Commons"):licence.index("MIT License Copyright")]
     assert "the comments written for the reader in their code cells" in cc
