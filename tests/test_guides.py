@@ -2930,8 +2930,8 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
         f"#sec-{said.group(1)}-{said.group(2)}")
     # read66 G L4: a bullet of its own, after the prose rule's (words.md) marker; "there" once named the code
-    assert ("* Names in code keep the word: a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`), and a "
-            "subsection (§N.M) is a *section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
+    assert ("* In code names, a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`), and a subsection (§N.M) is a "
+            "*section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
     # the call as written is a valid one (read58 A1 C2: `lang` is required, and the guides left it out)
     parameters = list(inspect.signature(sections.section_href).parameters.values())
     assert [p.name for p in parameters[:3]] == ["chapter", "section", "lang"]
