@@ -517,8 +517,8 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     rule = page[page.index("* **Every term is the course's word** (`tests/test_glossary.py`)."):]
     rule = rule[:rule.index(" * **")]
-    assert ("Each occurs in its language's texts, the appendix's copy of these tables left out. English and Russian "
-            "words match by stem, so one sense passes for another: a model's «компонент» for a vector's «компонента».") \
+    assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. English "
+            "and Russian words match by stem, so one sense passes for another: a model's «компонент» for a vector's «компонента».") \
         in rule and page.index("## Rules the tests check") < page.index(rule)
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
     assert "| part (of the model: mask, heads, positions, cache) | 部件 | составная часть |" in page

@@ -2436,11 +2436,11 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
     from course_i18n import LANGUAGES
     from tools import search_index
     text = flat("docs", "glossary.md")
-    assert ("Learners see a selection of these terms in the appendix's glossary, the last table of "
-            "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. "
-            "`tests/test_guides.py` reads that table in the built appendix notebooks "
-            "(`chapters/<lang>/appendix.ipynb`) and checks that every term of it is a term of this page, in the same "
-            "words.") in text
+    assert ("Learners see a selection of these terms in the appendix's glossary: the last table of "
+            "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. If the "
+            "appendix shows the term, or should, change or add its row there too. `tests/test_guides.py` reads that "
+            "table in the built appendix notebooks (`chapters/<lang>/appendix.ipynb`). It checks that each of its "
+            "terms is a term of this page, in the same words.") in text     # read66 G L7: once a 40-word sentence
     assert ("`.venv/bin/python tools/build_notebooks.py src/chapters/appendix.py --prose-only`. Until then "
             "`tests/test_guides.py` reads the old table.") in text
     # read63 G L15: the zh and ru tables are the catalogues' translations of that cell
@@ -2473,8 +2473,9 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
     assert ("4. Translate, rebuild and confirm as CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes) says: its steps 1 and 2 if the English changed, then its "
-            "steps 3 and 4. Its step 3 also covers the figures and diagrams `--prose-only` leaves as they were, and "
-            "the appendix, if it changed:") in step       # read63 G L14: "its", so that no step reads as this page's
+            "steps 3 and 4. Its step 3 says how to redraw the figures and diagrams that show the term, which "
+            "`--prose-only` leaves as they were. If the appendix's table changed, rebuild the appendix too:") in step
+    # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
     loop = contributing[contributing.index("## When the English changes"):contributing.index("## One source, three")]
@@ -2930,8 +2931,9 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     assert said and said.group(1, 2) == said.group(3, 4), "CONTRIBUTING.md no longer says how code names a section"
     assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
         f"#sec-{said.group(1)}-{said.group(2)}")
-    assert ("Names in code keep the word: there a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`) and a "
-            "subsection a *section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
+    # read66 G L4: a bullet of its own, after the prose rule's (words.md) marker; "there" once named the code
+    assert ("* In code names, a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`), and a subsection (§N.M) is a "
+            "*section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
     # the call as written is a valid one (read58 A1 C2: `lang` is required, and the guides left it out)
     parameters = list(inspect.signature(sections.section_href).parameters.values())
     assert [p.name for p in parameters[:3]] == ["chapter", "section", "lang"]
