@@ -1193,7 +1193,7 @@ def test_the_notebook_time_target_is_the_benchmarks():
     text = flat("CONTRIBUTING.md")
     link = '([docs/maintainers.md, "Benchmarks"](docs/maintainers.md#benchmarks-what-make-bench-times))'
     assert f"Keep each notebook within its time target {link}." in text
-    assert "no test enforces these targets. To save time in §7 or §8, which train," in text
+    assert "No test enforces these targets." in text and "To save time in §7 or §8, the two that train," in text
     m = re.search(r"`bench/notebook_times\.py`: at most (\d+) s for each notebook, except §7 \(at most (\d+) s\) and "
                   r"§8 \(at most (\d+) s\), the two that train, and under (\d+) s per language for all the notebooks "
                   r"of `chapters/` together, which the script prints as the three languages' total divided by three\.",
@@ -2851,13 +2851,14 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     mutants_part = changing[changing.index("### Mutants"):]
     # what a mutant is and how to run one is said once, in "Changing lib", "Mutants" (read61 A2 L11: step 6 of a
     # new function gave the command and sent the reader to the end of the guide for the rest)
-    assert "Run `.venv/bin/python tools/mutants.py --only NAME`. It prints which test catches your mutant." \
+    assert ("Run `.venv/bin/python tools/mutants.py --only NAME`. It runs the lib tests without the mutant, then "
+            "with it, and prints which test catches it.") in mutants_part   # read66 A L23: the lib tests run twice
+    assert "Where a change goes" not in changing and "add a line to `MUTANTS` in `tools/mutants.py`. It names" \
         in mutants_part
-    assert "Where a change goes" not in changing and "A line of `MUTANTS` in `tools/mutants.py` names" in mutants_part
     assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
     assert "5. Add a mutant of it and check that a test catches it ([Mutants](#mutants))." in text
     assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("### Mutants")  # defined once
-    assert "(`make mutants` runs all of them, which takes minutes.)" in text
+    assert "(`make mutants` runs every mutant, which takes minutes.)" in text
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
     source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
     assert 'parser.add_argument("--only"' in source and 'parser.add_argument("--every"' in source
@@ -2925,8 +2926,8 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     import inspect
     from grading import sections
     from tools import quizzes
-    said = re.search(r"In code and file names, a section is a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\) and a "
-                     r"subsection a \*section\*: `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` links to "
+    said = re.search(r"In code and file names, a section is called a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\), "
+                     r"and a subsection a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` links to "
                      r"§(\d+)\.(\d+)\.", flat("CONTRIBUTING.md"))
     assert said and said.group(1, 2) == said.group(3, 4), "CONTRIBUTING.md no longer says how code names a section"
     assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
@@ -3000,8 +3001,8 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
     assert ("The builder refuses a source whose translations are missing or *fuzzy* (gettext's flag for \"check this "
-            "translation again\") and names the texts. Given several sources, it stops at the first it refuses; those "
-            "before it are already rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
+            "translation again\") and names the texts. Given several sources, it stops at the first it refuses; the "
+            "sources before it have already been rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
     assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
         "## When the English changes")
@@ -3044,9 +3045,9 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`, and if its alt text changed, rebuild "
             "its section with `--prose-only`.") in text
     loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
-    assert ("A diagram's alt text is written twice, in `ALT` of `tools/diagrams.py` and in its section's Markdown: "
-            "change both before step 1, and translate both alike (`.venv/bin/python tools/diagrams.py --markdown` "
-            "prints the line).") in loop
+    assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in the image line of its "
+            "section's Markdown. Change both before step 1, and translate both alike. `.venv/bin/python "
+            "tools/diagrams.py --markdown` prints each diagram's image line.") in loop
     assert "ALT = texts(" in (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
     assert "diagrams.markdown(name, lang) in c.text[lang]" in (ROOT / "tests" / "test_diagrams.py").read_text(
         encoding="utf-8")
@@ -3077,12 +3078,12 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     sys.path.insert(0, str(ROOT / "tools"))
     import system_packages
     text = flat("CONTRIBUTING.md")
-    assert ("`make dev` creates `.venv` and installs the Python packages; unlike `make test`, it installs no Debian "
-            "packages.") in text
+    assert ("Set up once with `make dev`. It creates `.venv` and installs the Python packages; unlike `make test`, it "
+            "installs no Debian packages.") in text
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice)
     assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
-            "(`tools/system-packages.txt`), which takes root or sudo. `make test SYSTEM_PACKAGES=skip` goes on without "
+            "(`tools/system-packages.txt`), which needs root or sudo. `make test SYSTEM_PACKAGES=skip` goes on without "
             "them, and the tests that need them are skipped. Under `CI=true`, which the CI script `.ci/run` sets, "
             "those tests fail instead.") in text
     assert text.count("Debian packages") == 2, text.count("Debian packages")
@@ -3117,7 +3118,7 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("## A quick loop"):text.index("## When the English changes")]
-    assert "After a prose change, also run the tests that read the prose." in " ".join(loop.split())
+    assert "After any change to prose, also run the tests that read it." in " ".join(loop.split())
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
     files = prose_command.split()[4:]
@@ -3236,9 +3237,19 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
-    assert ("Outside `lib/validate.py`, the docstring of a public function or class starts with the section that "
-            "teaches it: `§2.`, or `§5.9.` for a subsection. The appendix names the few exceptions, and a method's "
-            "docstring need not follow the rule.") in flat("CONTRIBUTING.md")
+    assert ("Outside `lib/validate.py`, the docstring of a public function or class starts with the sections that "
+            "teach it: `§2.`, `§5.9.` for a subsection, or a list or range such as `§1, §5.` or `§4-§6.`. The appendix "
+            "names the few exceptions, and a method's docstring need not follow the rule.") in flat("CONTRIBUTING.md")
+    # read66 A L21: several docstrings start with a list or a range of sections, which the appendix's SECTIONS takes
+    pattern = re.search(r'^SECTIONS = re\.compile\(r"(.*)"\)$', (ROOT / "src" / "chapters" / "appendix.py").read_text(
+        encoding="utf-8"), re.M).group(1).replace("\\\\", "\\")   # a line of a code cell: its backslashes doubled
+    SECTIONS = re.compile(pattern)
+    docstrings = [ast.get_docstring(node) or "" for path in (ROOT / "lib").glob("*.py")
+                  for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                  if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    for form in ("§2.", "§5.9.", "§1, §5.", "§4-§6."):
+        assert any(doc.startswith(form + " ") for doc in docstrings), form
+        assert SECTIONS.fullmatch(form.rstrip(".")), form
     # read63 A L21: the rule read as if it covered lib/validate.py, whose checks name no section (the appendix, which
     # names the exceptions, leaves that module out)
     validate = [node for node in ast.parse((ROOT / "lib" / "validate.py").read_text(encoding="utf-8")).body
@@ -3289,8 +3300,8 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     assert ("The parity test flags an untagged comment with two or more words of at least three Latin letters, or "
             "with two Chinese or Cyrillic characters in a row. It misses a single word, such as `# logits`: tag that "
             "yourself.") in text
-    assert ("(the *parity test*) checks this on the committed notebooks, ignoring those ids and comparing images by "
-            "their type only.") in text
+    assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks; it ignores "
+            "widget ids and compares images by type only.") in text
     named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
              for c in ("# logits", "# scaled by d", "# the scores", "# 春", "# 春风", "# я", "# ок")}
     assert named == {"# logits": False, "# scaled by d": False, "# the scores": True, "# 春": False, "# 春风": True,
@@ -3323,8 +3334,9 @@ def test_the_translators_guide_takes_the_python_from_contributing():
     assert ('**Set up once** with `make dev`, using the Python version that [CONTRIBUTING.md, "A quick '
             'loop"](../CONTRIBUTING.md#a-quick-loop) requires.') in guide
     loop = text[text.index("## A quick loop"):]
-    assert re.match(r"## A quick loop Set up once with `make dev`\. You need `make` and Python \d\.\d+ or newer \(on "
-                    r"Debian or Ubuntu, also the package `python3-venv`\)\.", loop)
+    assert re.match(r"## A quick loop You need `make` and Python \d\.\d+ or newer \(on Debian or Ubuntu, also the "
+                    r"package `python3-venv`\)\. Run every command from the top of the repository\. Set up once with "
+                    r"`make dev`\.", loop)
     assert not re.search(r"Python \d", guide)
 
 
@@ -3700,10 +3712,11 @@ def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its
     third exercise of §2's notebook, in the registry's order."""
     from grading import registry
     said = re.search(r"\* A section's \*exercise set\* is one \*exercise notebook\*, `exercises/<lang>/exNN_name\.ipynb`\. "
-                     r"Each exercise in it has an id, such as `([\w-]+)`, §(\d+)'s (\w+)\.", flat("CONTRIBUTING.md"))
+                     r"Each exercise in it has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
+                     flat("CONTRIBUTING.md"))
     assert said, "CONTRIBUTING.md's Terms no longer define an exercise set"
-    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[said.group(3)]
-    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(said.group(2)):02d}"]
+    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[said.group(2)]
+    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(said.group(3)):02d}"]
     assert len(ids) >= ordinal and ids[ordinal - 1] == said.group(1), ids
     sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
@@ -3715,9 +3728,9 @@ def test_only_the_search_script_holds_words_of_its_own():
     course-search.js holds, per language, the words it uses to read a query): that script holds them, and
     site/README.md, which the guide links, says where the others get theirs and what that data is for."""
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"Of the site's scripts \(`site/static/\*\.js`\), only `([\w-]+\.js)` holds words of its own, in "
-                     r"each language, to read a query \(\[site/README\.md\]\(site/README\.md\) says where the others get "
-                     r"theirs\)\.", text)
+    said = re.search(r"The site's scripts \(`site/static/\*\.js`\) show no words of their own "
+                     r"\(\[site/README\.md\]\(site/README\.md\) says where they get theirs\)\. Only `([\w-]+\.js)` "
+                     r"holds words, in each language, to parse a query\.", text)
     assert said, "CONTRIBUTING.md no longer says which of the site's scripts holds words"
     from course_i18n import LANGUAGES
     script = (ROOT / "site" / "static" / said.group(1)).read_text(encoding="utf-8")
@@ -3849,7 +3862,10 @@ def test_only_sections_and_exercise_sets_are_written_as_md_and_code_calls():
             "in reading order:") in text
     assert ("* `src/quizzes/NN_name.py`: a section's questions, in English (the docstring of `tools/quizzes.py` gives "
             "the format);") in text
-    assert "* `src/translations/<kind>/<name>.json`: which translations were last confirmed together" in text
+    said = re.search(r"\* `src/translations/\{([\w,]+)\}/<name>\.json`: which translations were last confirmed "
+                     r"together", text)   # the folders named (read66 A L5: `<kind>` was never defined)
+    assert said and sorted(said.group(1).split(",")) == sorted(
+        p.name for p in (ROOT / "src" / "translations").iterdir() if p.is_dir()), said
     called = lambda path: {node.func.id for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))  # noqa: E731
                            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     for folder in ("chapters", "solutions"):
@@ -3937,10 +3953,11 @@ def test_an_interface_text_is_what_the_course_catalogues_translate():
     unbuilt), and step 3 says what those words need."""
     from tools import i18n
     text = flat("CONTRIBUTING.md")
-    assert ("An *interface text* is a text the course's Python code shows a learner or an instructor, translated in "
-            "the catalogues `course.po`: a message from `check()` or the grader, a button or heading on the site, the "
-            "words in an interactive figure or a diagram. The site's theme, sidebar captions, site titles and search "
-            "words are translated [elsewhere](docs/translating.md#texts-outside-the-courses-catalogues).") in text
+    assert ("An *interface text* is a text that the course's Python code shows to a learner or an instructor: a "
+            "message from `check()` or the grader, a button or heading on the site, or the words of an interactive "
+            "figure or a diagram. Interface texts are translated in the `course.po` catalogues. The site's theme, "
+            "sidebar captions, site titles and search words are translated "
+            "[elsewhere](docs/translating.md#texts-outside-the-courses-catalogues).") in text
     assert {"grading.feedback", "grading.messages", "landing_texts", "figures.interactive", "tools.diagrams"} <= {
         source.split(":")[0] for source in i18n.SOURCES}
     outside = flat("docs", "translating.md").split("## Texts outside the course's catalogues", 1)[1].split("## ", 1)[0]
@@ -3959,9 +3976,13 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     import nbformat
     import test_language_parity
     from tools import build_notebooks
-    assert ("and in the ids of interactive widgets. `tests/test_language_parity.py` (the *parity test*) checks this "
-            "on the committed notebooks, ignoring those ids and comparing images by their type only.") in flat(
-        "CONTRIBUTING.md")
+    assert ("Their outputs differ only in cells tagged `page-text` or `nbval-ignore-output` ([Rules for code "
+            "cells](#rules-for-code-cells)) and in the ids of interactive widgets. The *parity test*, "
+            "`tests/test_language_parity.py`, checks this on the committed notebooks; it ignores widget ids and "
+            "compares images by type only.") in flat("CONTRIBUTING.md")
+    assert test_language_parity.PAGE_TEXT_TAG == "page-text"
+    assert test_language_parity.comparable_outputs(nbformat.v4.new_code_cell(
+        outputs=[nbformat.v4.new_output("stream", text="1.5\n")], metadata={"tags": ["nbval-ignore-output"]})) == "ignored"
     assert 'f"{stem}/{lang}/{i}"' in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
     assert build_notebooks.stable_widget_ids.__name__ == "stable_widget_ids"
     view = "application/vnd.jupyter.widget-view+json"
@@ -4016,9 +4037,9 @@ def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
     from grading import references, registry
     text = flat("CONTRIBUTING.md")
     said = re.search(r"Its answer, the solution the solved notebook shows, goes in `grading/references\.py`\. The grader "
-                     r"computes expected results with its \*reference\*: the answer, unless the spec names a `lib` "
-                     r"function or, for ([\w-]+(?:, [\w-]+)*(?: and [\w-]+)?), another function of "
-                     r"`grading/references\.py`\.", text)    # answer and reference defined (read63 A2 L8)
+                     r"computes expected results with the exercise's \*reference\*: the answer itself, unless the spec "
+                     r"names another function, from `lib` or, for ([\w-]+), `(\w+)` of `grading/references\.py`\.",
+                     text)    # answer and reference defined (read63 A2 L8); the function named (read66 A L19)
     assert said, "CONTRIBUTING.md no longer says where an exercise's answer and reference are"
     other_reference = set()
     for ex in registry.Registry().values():
@@ -4026,8 +4047,8 @@ def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
         if ex.reference is not ex.answer:
             assert ex.reference.__module__ in (references.__name__,) or ex.reference.__module__.startswith("lib."), ex.id
             if ex.reference.__module__ == references.__name__:
-                other_reference.add(ex.id)
-    assert other_reference == set(re.split(r", | and ", said.group(1))), other_reference
+                other_reference.add((ex.id, ex.reference.__name__))
+    assert other_reference == {said.group(1, 2)}, other_reference
 
 
 def test_the_validation_tables_are_the_kinds_contributing_names():
@@ -4057,7 +4078,8 @@ def test_contributing_says_where_to_run_and_what_to_commit():
     assert "[When the English changes](#when-the-english-changes)" in contents
     loop = text[text.index("## A quick loop"):text.index("### Build and test one source")]
     assert "Run every command from the top of the repository." in loop
-    assert ("* Commit generated files with their source: notebooks, catalogues, records in `src/translations/`, "
+    assert ("* Commit generated files with their source: notebooks, catalogues and their templates (`.pot`), "
+            "records in `src/translations/`, "
             "diagrams (`chapters/<lang>/figures/*.svg`) and expected values (`grading/specs/*.expected.json`).") in text
     tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "chapters", "grading/specs"], capture_output=True,
                              text=True).stdout.split()
