@@ -343,7 +343,10 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
               # read59 G C6: a batch is «батч», while a Python package stays «пакет», in code font or not
               ("§1", "ru", "в пакете 4 последовательности", "markdown"),
               # read65 ru-68 C1: «через один» with no noun after it, the row once let it pass
-              ("§6", "ru", "раздаёт признаки головам вперемешку, через один, а не блоками", "markdown")]
+              ("§6", "ru", "раздаёт признаки головам вперемешку, через один, а не блоками", "markdown"),
+              # read68 ru-7 C1: the verb after the logits, which the row once read in one word order only
+              ("quiz", "ru", "С маской логиты префикса меняются ровно на 0,0; контроль заметно их сдвигает", "markdown"),
+              ("§7", "ru", "утечка может сдвинуть логиты префикса", "markdown")]
     found = violations(caught)
     assert len(found) == len(caught), "\n".join(found)
     fine = [("zh", "没有单独的 PAD 编号；代码里写 `id`", "markdown"), ("zh", "散射累加（scatter-add）", "markdown"),
@@ -356,6 +359,8 @@ def test_one_term_for_one_idea_across_chapters_quizzes_and_messages():
             ("ru", "Главное — у каждой строки своя длина; см. оглавление", "markdown"),
             ("en", "The rest of the course does not depend on them", "markdown"), ("zh", "本课程共九节，本节讲掩码", "markdown"),
             ("zh", "检验也可能“误报”", "markdown"), ("ru", "меняет логиты; сдвиг t на 5 позиций", "markdown"),
+            ("ru", "логиты не меняются, а позиции сдвинуты на 1; при сдвиге на 5 позиций логиты те же", "markdown"),
+            ("ru", "С маской логиты префикса не меняются совсем; в контроле они заметно меняются", "markdown"),
             ("ru", "теряет [0,5; 0], а [1, 0] и [0, 1] — коды; в коде `[0.5, 0]`", "markdown"),
             ("ru", "функция в пакете `lib`; из пакета grading; в пакете <code>figures</code>", "markdown")]
     assert violations([("fine", lang, text, kind) for lang, text, kind in fine]) == []
