@@ -1769,7 +1769,7 @@ def test_the_readme_says_whether_the_course_has_a_public_site():
         "README.md's opening must say whether the repository has a public address: _config.yml's "
         f"repository.url is {repository!r}")
     address = config.get("course_site_url") or ""
-    said = "There is no public website yet" in opening
+    said = "there is no public website yet" in opening
     assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
                                           f"course_site_url {address!r}: say where the site is" if said else
                                           "README.md must say the course has no public website while "
@@ -1915,19 +1915,32 @@ def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gi
     the reader under CC BY-SA, as LICENSE does (it once put "the code cells of the notebooks" under MIT whole, while
     LICENSE, section 2, puts their comments for the reader under CC BY-SA). The documentation it names beside the
     text is the documentation LICENSE puts under CC BY-SA (site/README.md, under site/, is code's: MIT). The two
-    licences are two bullets since read66 R L13; each bullet is read whole."""
+    licences are two bullets since read66 R L13; each bullet is read whole. The MIT bullet says the READMEs in the
+    code's folders go with the code (read69 R L20), and the other that the package `figures` is not among the
+    figures it covers (read69 R L19)."""
     readme = flat("README.md").split("## Licence", 1)[1]
     mit = readme.split("* [MIT License](LICENSE): ", 1)[1].split(" * ", 1)[0]
     share_alike = readme.split("* [CC BY-SA 4.0](LICENSE-CC-BY-SA-4.0): ", 1)[1].split(" A few files", 1)[0]
-    assert "the code in the notebooks)" in mit and "comment" not in mit, mit
+    assert "the code in the notebooks." in mit and "comment" not in mit, mit
+    assert "The READMEs in the code's folders, such as site/README.md, go with it" in mit, mit
     assert share_alike.startswith("the text of the course and its documentation (this file, CONTRIBUTING.md, "
                                   "CHANGELOG.md and docs/); the comments written for the reader in the code cells; "
-                                  "and the figures themselves"), share_alike
+                                  "and the figures: the diagrams and the images the notebooks show, but not the "
+                                  "package `figures`."), share_alike
     licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
     cc = licence[licence.index("2. The text and the figures: Creative Commons"):licence.index("MIT License Copyright")]
     assert "the comments written for the reader in their code cells" in cc
     assert "the documentation: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/." in cc
     assert "the code cells of the notebooks in chapters/, exercises/ and solutions/" in licence[:licence.index(cc)]
+    # the READMEs of the code's folders are under MIT: every file under those folders but those section 3 names
+    folders = re.search(r"\* every file under ((?:[\w.]+/(?:, | and )?)+) but those that section 3 names",
+                        licence).group(1)
+    folders = re.findall(r"[\w.]+/", folders)
+    assert "site/" in folders and "lib/" in folders, folders
+    section_3 = licence[licence.index("3. Files under terms of their own"):licence.index("MIT License Copyright")]
+    named = re.findall(r"^ {3}\* ([^\n]*)", section_3, re.M)
+    readmes = [p.relative_to(ROOT).as_posix() for folder in folders for p in (ROOT / folder).rglob("README.md")]
+    assert "site/README.md" in readmes and not [r for r in readmes if any(line.startswith(r) for line in named)]
 
 
 def test_the_windows_commands_are_the_readmes_commands():
@@ -2022,23 +2035,21 @@ def test_site_readme_names_the_pdf_books_and_what_quizzes_run_checks_as_the_tool
 
 
 def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
-    """README.md's list of Debian packages gives, for each, the `make` targets tools/system-packages.txt says need it;
-    npm and nodejs, which it says serve all three targets and are all that `make book` needs (said once, before the
-    list), are exactly the packages `book` needs there."""
+    """README.md leaves the list of Debian packages, and the targets that need each, to tools/system-packages.txt,
+    which it links (read69 R L15: it once repeated the list, whose targets this test compared with the file's); it
+    says that npm and nodejs are all that `make book` needs, exactly the packages `book` needs there."""
     needs = {}
     for line in (ROOT / "tools" / "system-packages.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             package, _, needed_by, _ = (cell.strip() for cell in line.split("|"))
             needs[package] = set(needed_by.split())
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    bullets = re.findall(r"^\* ([a-z0-9-]+(?: and [a-z0-9-]+)?) \(([^)]*)\)", readme, re.M)
-    said = {}
-    for packages, targets in bullets:
-        targets = set(re.findall(r"`make (\w+)`", targets))
-        said.update({package: targets for package in packages.split(" and ")})
+    assert ("the Debian packages that [tools/system-packages.txt](tools/system-packages.txt) lists for them"
+            in flat("README.md"))
+    listed = [package for package in needs if re.search(rf"^\* {package}\b", readme, re.M)]
+    assert not listed, f"README.md lists packages again that tools/system-packages.txt lists: {listed}"
     onlies = re.findall(r"`make book` needs only ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
     assert len(onlies) == 1 and set(onlies[0]) == {p for p, n in needs.items() if "book" in n}, onlies
-    assert said == needs, (said, needs)
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
@@ -3920,15 +3931,26 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     text = flat("README.md")
     assert ("The sections and worked solutions are saved with their outputs; the exercises are left for you to "
             "run.") in text
-    assert ("Two kinds of output are left out of that comparison: timings, which change from run to run, and the "
-            "images of the plots.") in text
+    assert ("Three kinds of output are left out of that comparison: timings, which change from run to run, the "
+            "images of the plots, and the ids of the interactive widgets. Memory addresses (`0x…`) are masked before "
+            "it.") in text
+    # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
+    # and the suite's --nbval-sanitize-with file masks memory addresses
+    assert "Two kinds of output" not in text
+    import inspect
+    import nbval.plugin
+    assert "application/vnd.jupyter.widget-view+json" in inspect.getsource(nbval.plugin.IPyNbFile.__init__)
+    sanitize = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
+    assert "regex: 0x[0-9a-fA-F]" in sanitize and "replace: 0xADDRESS" in sanitize, sanitize
     # read66 R C2: "every number" once claimed more than the test of prose numbers checks; the README says its scope
-    assert ("A test also checks that each result a section's text gives to three or more decimals matches one that "
-            "the section, or a section it quotes, prints or asserts.") in text
+    assert ("Another test, `tests/test_prose_numbers.py`, reads every number that the text of a section gives to "
+            "three or more decimal places. The section, or a section it cites, must print or assert that number.") \
+        in text
     assert "three or more decimals" in (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")[:200]
     # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
     options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert "--nbval" in options["addopts"].split() and "--nbdime" not in options["addopts"]
+    assert "--nbval-sanitize-with tests/nbval_sanitize.cfg" in options["addopts"]
     ignored = []
     for kind in ("chapters", "solutions"):
         for path in sorted((ROOT / kind / "en").glob("*.ipynb")):
@@ -3945,15 +3967,19 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
 
 def test_the_readme_names_the_mask_bugs_section_1_shows():
     """README.md (read63 R C1): it said "the three common mask bugs"; §1 shows four, the fourth the complement
-    `~allowed` passed for the allowed set (§1.4). Each bug the README names has its place in §1's source."""
+    `~allowed` passed for the allowed set (§1.4). Each bug the README names has its place in §1's source, and
+    the third is said as §1.7 says it, "$j \\le i$ is mistyped as $j < i$" (read69 R L2: code font on `j ≤ i`,
+    which is not code)."""
     text = flat("README.md")
     assert "four mask bugs that §1 shows" in text
     source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
     for readme, section in (("forbidden scores set to 0 instead of −∞", "## 1.5 A score of 0 forbids nothing"),
                             ("future weights zeroed after softmax", "## 1.6 The wrong order: softmax first"),
-                            ("`j < i` written for `j ≤ i`", "## 1.7 `<` instead of `≤`"),
-                            ("the mask's complement passed in its place", "the complement `~allowed`")):
+                            ("the condition j ≤ i mistyped as j < i", "## 1.7 `<` instead of `≤`"),
+                            ("the complement of the mask (`~allowed`) passed instead of the mask",
+                             "the complement `~allowed`")):
         assert readme in text and section in source, (readme, section)
+    assert r"Suppose the condition $j \le i$ is mistyped as $j < i$" in source
 
 
 def test_an_interface_text_is_what_the_course_catalogues_translate():
