@@ -189,3 +189,58 @@ def test_section_5_calls_cached_layers_what_its_code_passes():
                         if c.cell_type == "markdown")
         assert words in " ".join(text.split()), lang
         assert not re.search(r"list(ed)? (in )?`cached_layers`|списк\w* `cached_layers`|列表 `cached_layers`", text), lang
+
+
+def _markdown(lang, name):
+    cells = nbformat.read(ROOT / "chapters" / lang / f"{name}.ipynb", as_version=4).cells
+    return " ".join(" ".join(c.source.split()) for c in cells if c.cell_type == "markdown")
+
+
+def _quiz_questions(name):
+    """Every question of the quiz source ``src/quizzes/<name>.py``, its texts in every language."""
+    from tools import quizzes
+    return [q for s in quizzes.load(ROOT / "src" / "quizzes" / f"{name}.py") for q in s.questions]
+
+
+def test_section_3_5_scores_rope_only_on_pairs_the_causal_mask_allows():
+    """read69 en-35 C1: §3.5's RoPE demonstration scored query 0 against key 3 (a key after its query, which the
+    causal mask forbids), and the quiz asked about the pairs (2, 5) and (0, 3). Every pair the cell scores has its key
+    at or before its query, the cell asserts it, and the prose and the quiz name the pairs that way in every
+    language."""
+    _, code = _cells(SECTIONS_BY_NUMBER[3])
+    assert "pairs = [(i + 3, i) for i in (0, 2, 100, 1000)]" in code
+    assert "assert all(j <= i for i, j in pairs + [(5, 0)])" in code
+    literal = re.findall(r"rope_score\((\d+), (\d+)\)", code)
+    assert literal and all(int(j) <= int(i) for i, j in literal), literal
+    for lang in LANGUAGES:
+        text = _markdown(lang, "03_positions")
+        for pair in ("(3, 0)", "(5, 2)", "(103, 100)", "(1003, 1000)"):
+            assert pair in text, (lang, pair)
+        for pair in ("(0, 3)", "(2, 5)", "(100, 103)", "(1000, 1003)"):
+            assert pair not in text, (lang, pair)
+    prompt = next(q.prompt for q in _quiz_questions("03_positions") if "RoPE example" in q.prompt["en"])
+    said = {"en": "query 5 with key 2", "zh": "查询 5 与键 2", "ru": "запроса 5 с ключом 2"}
+    for lang, words in said.items():
+        assert words in prompt[lang] and "(2, 5)" not in prompt[lang], lang
+
+
+def test_the_alibi_question_calls_rope_a_rotation_of_the_query_and_the_key():
+    """read69 en-35 C2: a wrong option said "it rotates the query instead" and its explanation called that RoPE,
+    while §3.5 and the quiz's own first RoPE question say RoPE rotates the query and the key."""
+    question = next(q for q in _quiz_questions("03_positions") if "ALiBi add" in q.prompt["en"])
+    option = next(choice for choice, _ in question.wrong if choice.claim == "a rotation")
+    said = {"en": "the query and the key", "zh": "查询和键", "ru": "запрос и ключ"}
+    for lang, words in said.items():
+        assert words in option[lang], lang
+
+
+def test_section_3_5_does_not_say_alibi_answers_with_a_vector():
+    """read69 en-35 C3: §3.5 said all three other designs answer "which vector for position t?", then that ALiBi
+    uses no position vectors. The opening now says each computes a vector, a rotation or a penalty, in every
+    language, as the summary does."""
+    said = {"en": "(a vector, a rotation or a penalty)", "zh": "（一个向量、一次旋转或一项惩罚）",
+            "ru": "(вектор, поворот или штраф)"}
+    asked = {"en": "which vector for position t", "zh": "位置 t 用哪个向量", "ru": "какой вектор у позиции t"}
+    for lang in LANGUAGES:
+        text = _markdown(lang, "03_positions")
+        assert said[lang] in text and asked[lang] not in text, lang

@@ -60,12 +60,12 @@ W_O = np.array([[1., 0., 1., 0.],
                 [1., 0., -1., 0.],
                 [0., 1., 0., -1.]])
 model = AttentionModel(E, P, I4, I4, I4, W_O, n_heads=2)
-a = 1 / (1 + np.exp(1 / np.sqrt(2)))
-b = 1 - a
+alpha = 1 / (1 + np.exp(1 / np.sqrt(2)))  #en the α of §2.5
 example_1 = model.forward(np.array([BOS, chun]), use_positions=False)
 print(r(example_1))
-assert np.allclose(
-    example_1, [[1, 1, 1, -1], [1, 1, a - b, b - a]], rtol=0, atol=1e-12)
+assert np.allclose(example_1, [[1, 1, 1, -1],
+                               [1, 1, 2 * alpha - 1, 1 - 2 * alpha]],
+                   rtol=0, atol=1e-12)
 
 
 first = np.array(encode("春风雨", vocab))                  # [3, 5, 4]
@@ -102,7 +102,7 @@ Two rows of E are chosen deliberately, for later use:
 * The embedding of `<unk>`, [40, −30, 20, −10], is far larger than any other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
 * `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
 
-In addition, the rows of `<bos>` (风 has the same vector) and 春 are the two vectors of Example 1 in §2.5, which is why the opening of this section could check the model against Example 1.
+The rows of `<bos>` (and so of 风) and of 春 are also the two input vectors of Example 1 in §2.5; that is why the opening check could reuse Example 1.
 """)
 
 code(r"""
@@ -116,7 +116,7 @@ assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
 """)
 
 md(r"""
-The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they come with o = 1 and use rows 1–3, as in the whole sequence, so their input vectors are the same in both.
+The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they arrive with o = 1 and use rows 1–3, just as in the whole sequence, so their input vectors are the same either way.
 """)
 
 code(r"""
@@ -150,7 +150,7 @@ $$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}
 
 These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. At index t, every sequence in the batch uses the same row $P[o + t]$, so position rows are shared across the whole batch even when the tokens differ.
 
-An example with D = 2: the sequences 春雨 and 风雨 have upstream gradients [1, 2] and [−3, 1] at the first position and [0.5, 0] and [1, −1] at the second. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
+An example with D = 2, the sequences 春雨 and 风雨. At the first position the upstream gradients are [1, 2] for 春雨 and [−3, 1] for 风雨; at the second, [0.5, 0] and [1, −1]. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
 """)
 
 code(r"""
@@ -180,7 +180,7 @@ The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps onl
 
 ### Checking the backward pass with finite differences
 
-Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch repeats a token (雨, four times), so one row of E collects several gradients. The offset is o = 1 and the inputs stand at positions 1 to 3 of a table of five rows, so the first and last rows of P, 0 and 4, are never read, and their gradients must be exactly 0.
+Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch repeats a token (雨, four times), so one row of E collects several gradients. The offset is o = 1, so the inputs stand at positions 1 to 3 of a five-row table. Rows 0 and 4 of P are never read, and their gradients must be exactly 0.
 """)
 
 code(r"""
@@ -373,7 +373,7 @@ Without positions the second input's weights are exactly the first input's weigh
 
 ### What this counter-example does **not** prove
 
-It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric: row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query is the second token, which the swap changes too. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
+It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric. Row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query, the second token, changes with the swap. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
 The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two inputs apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """)
@@ -397,13 +397,13 @@ assert two_layers > 0.1
 """)
 
 md(r"""
-## 3.5 Beyond the trained positions: sinusoids, RoPE and ALiBi
+## 3.5 Past C: sinusoids, RoPE and ALiBi
 
-A learned table answers "which vector for position t?" with one of its rows, and past the last row it has no answer. Three other designs compute the answer, so they have one at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
+A learned table looks up a position's vector, and past its last row it has nothing to look up. Three other designs compute their position information from a formula (a vector, a rotation or a penalty), so they have an answer at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table**, as in the original Transformer (see *Dive into Deep Learning*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
-* **RoPE** adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, score alike far past C and near the start.
-* **ALiBi** uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
+* **A sinusoidal table**, as in the original Transformer (Vaswani et al., 2017, *Attention Is All You Need*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **RoPE** (rotary position embedding) adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, score alike far past C and near the start.
+* **ALiBi** (attention with linear biases) uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
 
 code(r"""
@@ -434,9 +434,12 @@ def rope_score(i, j, w=0.5):
     return float(turn(q_pair, i * w) @ turn(k_pair, j * w))
 
 
-same_offset = [rope_score(i, i + 3) for i in (0, 2, 100, 1000)]
-print(r(same_offset, 6).tolist(), round(rope_score(0, 5), 6))
-assert np.ptp(same_offset) < 1e-9 and abs(rope_score(0, 5)
+#en (query, key): each key 3 positions before its query, as the mask allows
+pairs = [(i + 3, i) for i in (0, 2, 100, 1000)]
+same_offset = [rope_score(i, j) for i, j in pairs]
+print(r(same_offset, 6).tolist(), round(rope_score(5, 0), 6))
+assert all(j <= i for i, j in pairs + [(5, 0)])
+assert np.ptp(same_offset) < 1e-9 and abs(rope_score(5, 0)
                                            - same_offset[0]) > 0.1
 
 
@@ -451,7 +454,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four pairs of positions 3 apart that the cell tries, (0, 3), (2, 5), (100, 103) and (1000, 1003), as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four (query, key) pairs that the cell tries, (3, 0), (5, 2), (103, 100) and (1003, 1000), each query 3 positions after its key, as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the sinusoidal vector of position 100, nor, with RoPE or ALiBi, a query and a key more than 7 positions apart; whether its outputs there are any good is an empirical question this course does not test.
 """)

@@ -65,7 +65,7 @@ section("look up, then add",
            right=T("They are added, so both are D wide", claim="added"),
            why=T("The input vector is the sum of the two rows."),
            wrong=[(T("So that they can be concatenated", claim="concatenated"),
-                   T("This course adds them; it does not concatenate.")),
+                   T("Concatenation would not need equal widths; this course adds the two rows, and addition does.")),
                   (T("Their widths need not match", claim="need not match"),
                    T("Rows of different widths cannot be added, and `embed` refuses them."))],
            witness=widths_of_e_and_p),
@@ -293,9 +293,11 @@ def _score(m, n):
 
 
 def rotated_scores(claim):
-    facts = {"equal": abs(_score(2, 5) - _score(0, 3)) < 1e-12, "different": abs(_score(2, 5) - _score(0, 3)) > 1e-9,
-             "both 0": abs(_score(2, 5)) < 1e-12 and abs(_score(0, 3)) < 1e-12}
-    assert abs(_score(2, 5) - _score(0, 5)) > 0.1                     # another distance, another score
+    pairs = [(5, 2), (3, 0), (5, 0)]                                  # (query, key), as the section's cell scores them
+    assert all(n <= m for m, n in pairs)                              # every key at or before its query: the mask allows it
+    facts = {"equal": abs(_score(5, 2) - _score(3, 0)) < 1e-12, "different": abs(_score(5, 2) - _score(3, 0)) > 1e-9,
+             "both 0": abs(_score(5, 2)) < 1e-12 and abs(_score(3, 0)) < 1e-12}
+    assert abs(_score(5, 2) - _score(5, 0)) > 0.1                     # another distance, another score
     return bool(facts[claim])
 
 
@@ -315,13 +317,13 @@ section("RoPE",
                   (T("Queries, keys and values"),
                    T("The values are not rotated."))],
            defined_in="3.5", term=T("rotated")),
-    choose(T("In the RoPE example, how do the scores of the pairs (2, 5) and (0, 3) compare?"),
+    choose(T("In the RoPE example, how do the scores of query 5 with key 2 and of query 3 with key 0 compare?"),
            right=T("They are equal: both pairs are 3 apart", claim="equal"),
            why=T("For the same query and key vectors, the score depends on the positions only through (i − j)ω."),
            wrong=[(T("They differ: the absolute positions differ", claim="different"),
                    T("For the same query and key vectors, RoPE's score sees only the distance between the positions.")),
                   (T("Both are 0", claim="both 0"),
-                   T("Here both are about {score}: these two rotated vectors are not orthogonal.", score=round(_score(2, 5), 4)))],
+                   T("Here both are about {score}: these two rotated vectors are not orthogonal.", score=round(_score(5, 2), 4)))],
            witness=rotated_scores),
     choose(T("Which position scheme does the course's `lib` use?"),
            right=T("Learned absolute positions (the table P)", claim="the table"),
@@ -334,7 +336,7 @@ section("RoPE",
            why=T("It needs no position vectors, so it has an answer at every length."),
            wrong=[(T("A row of a learned position table", claim="a table row"),
                    T("That is the learned table of this course, with rows 0 to C − 1.")),
-                  (T("Nothing: it rotates the query instead", claim="a rotation"),
+                  (T("Nothing: it rotates the query and the key instead", claim="a rotation"),
                    T("That is RoPE."))],
            witness=alibi_adds),
 )

@@ -346,8 +346,9 @@ def first_layer_cached_only(claim):
 
 
 def old_keys_cacheable_because(claim):
-    below = [two_layer_forward(IDS2[:t])[1] for t in range(1, 9)]    # the first layer's outputs
-    stable = all(np.allclose(below[t][:t], below[-1][:t], rtol=0, atol=1e-12) for t in range(1, 8))
+    inputs = [two_layer_forward(IDS2[:t])[:len(LAYERS)] for t in range(1, 9)]   # every layer's input after t tokens
+    stable = all(np.allclose(inputs[t][n][:t], inputs[-1][n][:t], rtol=0, atol=1e-12)
+                 for t in range(1, 8) for n in range(len(LAYERS)))
     facts = {"causality": stable, "shared parameters": all(np.array_equal(a, b) for a, b in zip(*LAYERS)),
              "attention in the first layer only": len(LAYERS) < 2}
     return bool(facts[claim])
@@ -369,7 +370,7 @@ section("own cache",
                   (T("An exception", claim="an error"), T("Nothing raises; the results are just wrong."))],
            witness=first_layer_cached_only),
     choose(T("Why may a layer's keys and values of old positions be cached at all?"),
-           right=T("By causality, the layer below gives the same outputs at old positions when a token arrives", claim="causality"),
+           right=T("By causality, a layer's input at old positions does not change when a new token arrives", claim="causality"),
            why=T("The cache is correct only because of the causality of §4."),
            wrong=[(T("Because all layers share their parameters", claim="shared parameters"),
                    T("The layers have parameters of their own.")),
