@@ -243,6 +243,15 @@ def test_the_check_finds_what_it_looks_for():
     assert "'5..7'" in found[3]
 
 
+def test_plain_python_is_the_only_name_for_python_without_numpy():
+    """docs/glossary.md says "plain Python"; §6 once wrote "pure-Python" five times (read68 en C1). Both spellings
+    of "pure Python" are caught, and "plain Python", the module `plain_python` and code font pass."""
+    found = violations([("demo", "en", "The pure-Python value; pure Python code; Pure-python.", "markdown")])
+    assert len(found) == 3 and all("plain Python" in f for f in found), found
+    assert not violations([("demo", "en", "The plain-Python program of §6.2 uses `lib/plain_python.py`, "
+                                          "not `pure-Python`; plain Python code.", "markdown")])
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "src").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_forbidden_words_in_the_sources(path):
     rel = str(path.relative_to(ROOT))

@@ -61,7 +61,7 @@ def characters_until_no_held_out_line_is_seen(k):
 
 
 section("no floor for the language",
-    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 on them? (3 decimals)",
+    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 for these lines? (3 decimals)",
              n=EN_SCORED),
            answer=EN_BOUND, tolerance=0.0006,
            shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.3f}",
@@ -215,7 +215,7 @@ section("Letting them write",
            right=T("The unmasked model cannot use one: a new token changes the residual stream at the old positions from the output of block 0 onwards", claim="old positions change"),
            why=T("For the masked model the cache would change nothing (§7.5), so both write the same way."),
            wrong=[(T("A cache would give the unmasked model the same results", claim="it can"),
-                   T("Only the stored keys and values of layer 0 would stay valid: they come from the embedding. Those of every layer above it come from the residual stream after block 0, which each new token changes at the old positions when there is no mask (§7.3).")),
+                   T("Only the stored keys and values of layer 0 would stay valid: they come from the embedding. Those of layer 1 and above come from the residual stream after layer 0, which each new token changes at the old positions when there is no mask (§7.3).")),
                   (T("The lines are too long for a cache"),
                    T("The position table has C rows; a cache of C positions is small."))],
            witness=cache_for_the_unmasked_model),
