@@ -351,11 +351,15 @@ def test_the_code_width_is_the_tests():
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
     rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
-    said = re.findall(r"a code line is at most (\d+) characters \(`tests/test_code_width\.py`\)\. Count the line as "
-                      r"the notebook shows it: its indentation, its code and, for a translated comment, the `# ` and "
-                      r"the translation\.", rules)
+    said = re.findall(r"a code line takes at most (\d+) columns \(`tests/test_code_width\.py`\), and a Chinese "
+                      r"character takes two\. Count the line as the notebook shows it: its indentation, its code and, "
+                      r"for a translated comment, the `# ` and the translation\.", rules)
     assert said == [width.group(1)], said
-    assert text.count(f"{width.group(1)} characters") == 1
+    assert text.count(f"{width.group(1)} columns") == 1
+    # read69 A C1: the test counts columns, a wide character as two; "at most 76 characters" passed a zh line it fails
+    assert f"{width.group(1)} characters" not in text
+    from test_code_width import columns
+    assert columns("春") == 2 and columns("a") == 1
     comments = text[text.index("### Translated comments"):text.index("### Rules for code cells")]
     assert not re.search(r"\d+ characters", comments), comments
     assert "at most" in rules.rsplit("* ", 1)[1]
@@ -2927,9 +2931,14 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     from grading import sections
     from tools import quizzes
     said = re.search(r"In code and file names, a section is called a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\), "
-                     r"and a subsection a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` links to "
-                     r"§(\d+)\.(\d+)\.", flat("CONTRIBUTING.md"))
-    assert said and said.group(1, 2) == said.group(3, 4), "CONTRIBUTING.md no longer says how code names a section"
+                     r"and a subsection a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` takes "
+                     r"§(\d+)\.(\d+) as chapter (\d+), section (\d+)\.", flat("CONTRIBUTING.md"))
+    assert said and said.group(1, 2) == said.group(3, 4) == said.group(5, 6), \
+        "CONTRIBUTING.md no longer says how code names a section"
+    # read69 A C2: the example said it "links to §2.3", but without a site address (the repository ships none) the
+    # call returns None; the guide now says only how it names the subsection
+    assert "links to §" not in flat("CONTRIBUTING.md")
+    assert sections.section_href(2, 3, "en", base="") is None
     assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
         f"#sec-{said.group(1)}-{said.group(2)}")
     # read66 G L4: a bullet of its own, after the prose rule's (words.md) marker; "there" once named the code
