@@ -3087,8 +3087,9 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     sys.path.insert(0, str(ROOT / "tools"))
     import system_packages
     text = flat("CONTRIBUTING.md")
-    assert ("Set up once with `make dev`. It creates `.venv` and installs the Python packages; unlike `make test`, it "
-            "installs no Debian packages.") in text
+    # read69 A L4: no longer contrasted with `make test`, which the next paragraph introduces
+    assert ("Set up once with `make dev`, which creates `.venv` and installs the Python packages but no Debian "
+            "packages.") in text
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice)
     assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
@@ -3345,7 +3346,7 @@ def test_the_translators_guide_takes_the_python_from_contributing():
     loop = text[text.index("## A quick loop"):]
     assert re.match(r"## A quick loop You need `make` and Python \d\.\d+ or newer \(on Debian or Ubuntu, also the "
                     r"package `python3-venv`\)\. Run every command from the top of the repository\. Set up once with "
-                    r"`make dev`\.", loop)
+                    r"`make dev`, which", loop)
     assert not re.search(r"Python \d", guide)
 
 
@@ -3732,16 +3733,23 @@ def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its
     used and never defined): a section's exercise set is one notebook of exercises/<lang>/, and the example id is the
     third exercise of §2's notebook, in the registry's order."""
     from grading import registry
-    said = re.search(r"\* A section's \*exercise set\* is one \*exercise notebook\*, `exercises/<lang>/exNN_name\.ipynb`\. "
-                     r"Each exercise in it has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
+    # read69 A L2: only §1–§7 have a set, and the solution notebook is defined with it
+    said = re.search(r"\* Sections §(\d+)–§(\d+) each have an \*exercise set\*: one \*exercise notebook\*, "
+                     r"`exercises/<lang>/exNN_name\.ipynb`, and its solved copy, the \*solution notebook\*, "
+                     r"`solutions/<lang>/exNN_name\.ipynb`\. §(\d+) and §(\d+) have none\. "
+                     r"Each exercise has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
                      flat("CONTRIBUTING.md"))
     assert said, "CONTRIBUTING.md's Terms no longer define an exercise set"
-    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[said.group(2)]
-    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(said.group(3)):02d}"]
-    assert len(ids) >= ordinal and ids[ordinal - 1] == said.group(1), ids
+    first, last, none_a, none_b, example, nth, section = said.groups()
+    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[nth]
+    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(section):02d}"]
+    assert len(ids) >= ordinal and ids[ordinal - 1] == example, ids
     sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
-    assert all((ROOT / "exercises" / "en" / f"{s}.ipynb").is_file() for s in sources)
+    assert all((ROOT / kind / "en" / f"{s}.ipynb").is_file() for s in sources for kind in ("exercises", "solutions"))
+    assert [int(s[2:4]) for s in sources] == list(range(int(first), int(last) + 1))
+    sections = {int(p.stem[:2]) for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py")}
+    assert sections - set(range(int(first), int(last) + 1)) == {int(none_a), int(none_b)}
 
 
 def test_only_the_search_script_holds_words_of_its_own():
@@ -4095,7 +4103,7 @@ def test_contributing_says_where_to_run_and_what_to_commit():
     expected values besides the notebooks, catalogues and records."""
     from grading import registry
     text = flat("CONTRIBUTING.md")
-    contents = text[text.index("In this guide:"):text.index("Other guides:")]
+    contents = text[text.index("In this guide:"):text.index("README.md's [\"Further documentation\"]")]
     assert "[When the English changes](#when-the-english-changes)" in contents
     loop = text[text.index("## A quick loop"):text.index("### Build and test one source")]
     assert "Run every command from the top of the repository." in loop
