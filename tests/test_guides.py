@@ -506,15 +506,20 @@ def test_the_limits_the_guides_quote_are_the_codes():
     start = contributing.index("### A new `lib` function")
     step = contributing[start:contributing.index("### An exercise", start)]
     # read66 A C2: not every function has a check; the step points to the few that check nothing
-    assert ('following [Changing `lib`](#changing-lib): a docstring, an argument check in `lib/validate.py` (unless it '
-            'is like the [few that check nothing](#argument-checks)) and the [size limit](#docstrings-and-size).') in step
+    # read69 A L15: four instructions and three links were one sentence
+    assert ('with a docstring and an argument check in `lib/validate.py` ([Changing `lib`](#changing-lib); a [few '
+            'functions](#argument-checks) check nothing).') in step
     assert "* A few functions check nothing:" in contributing[contributing.index("### Argument checks"):]
-    today = "`lib` is at that limit today, so make room first."
+    today = "`lib` is at its [size limit](#docstrings-and-size) today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
     assert contributing.count("today") == 1 and "no room" not in contributing
     # how to count the lines is said once, with the limit (read61 A L20, A2 L11: it was said in both places)
     assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
     assert contributing.count("wc -l") == 1
+    # read69 A L19: "every `:func:` target" understated a test that resolves the target of every Sphinx role
+    assert ("It names only what exists: every target of a Sphinx role (`:func:`, `:class:`, …) and every dotted `lib.` "
+            "name in it resolves (`tests/test_lib_size.py`).") in contributing
+    assert r'":(?:func|class|meth|mod|data|attr):`~?([\w.]+)`"' in test
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
     assert lines == int(most.group(1)), (
@@ -1219,13 +1224,15 @@ def test_the_notebook_time_target_is_the_benchmarks():
                      (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
     # one notebook timed alone, without the rest of `make bench` (read63 A L16: the guide named only `make bench`)
     # read66 A C1: `--only` times the section in every language, and again in a plain kernel for §7 and §8
-    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language, "
-                    r"once more as a learner's plain kernel runs it, and marks each time over its target; `make bench` "
-                    r"times all of them\.", text)
+    # read69 A L13: "once more as a learner's plain kernel runs it" read as true of every section
+    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language; "
+                    r"for §7 and §8 it also times a learner's plain kernel\. It marks each time over its target\. "
+                    r"`make bench` times all of them\.", text)
     assert "learner=True" in bench and 'glob(f"*/{args.only' in bench
+    assert "if path.stem in TARGETS:\n                wall, cpu = run(path, learner=True)" in bench
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
     # a new section keeps within the same targets
-    assert f"notebooks within the time targets {link}, including the one for all of `chapters/`;" in text
+    assert f"notebooks within the time targets {link}, including the target for all of `chapters/` together;" in text
 
 
 def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
@@ -2862,7 +2869,8 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
     assert "5. Add a mutant of it and check that a test catches it ([Mutants](#mutants))." in text
     assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("### Mutants")  # defined once
-    assert "(`make mutants` runs every mutant, which takes minutes.)" in text
+    # read69 A L21: the warning to leave lib alone follows the command it belongs to
+    assert ("the next run restores it first. `make mutants` runs every mutant, which takes minutes.") in mutants_part
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
     source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
     assert 'parser.add_argument("--only"' in source and 'parser.add_argument("--every"' in source
@@ -3053,10 +3061,14 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     # translation in chapters.po and the builder refused the --prose-only rebuild (read63 A2 C1, A L9)
     assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`, and if its alt text changed, rebuild "
             "its section with `--prose-only`.") in text
+    # read69 A L9: said before step 1, the rule interrupted the procedure; it now stands with the rule for alt text,
+    # which is written before any step runs, and "A figure" gives the command that prints an image line
     loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
-    assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in the image line of its "
-            "section's Markdown. Change both before step 1, and translate both alike. `.venv/bin/python "
-            "tools/diagrams.py --markdown` prints each diagram's image line.") in loop
+    alt = text[text.index("### Translated comments and alt text"):text.index("### Rules for code cells")]
+    assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in its image line in the "
+            "section's Markdown. Change and translate both alike.") in alt and "alt text" not in loop
+    assert ("A new diagram's image line, which `.venv/bin/python tools/diagrams.py --markdown` prints, goes in its "
+            "section's Markdown.") in text
     assert "ALT = texts(" in (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
     assert "diagrams.markdown(name, lang) in c.text[lang]" in (ROOT / "tests" / "test_diagrams.py").read_text(
         encoding="utf-8")
@@ -3206,15 +3218,16 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check returns values "
-            "other than its arguments (`lib.decoder.train`) calls its check on its first line instead. A method calls "
+    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check converts its "
+            "arguments and returns the new values (`lib.decoder.train`) calls the check on its first line instead. "
+            "A method calls "
             "`validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape its "
             "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
-    assert ("To pass checked values to another checked function `f`, it calls the unchecked body, `f.plain`. It calls "
-            "`f` itself only with a value no check has seen, as `lib.checks.forward_with` does with what its layer "
-            "`before` returns.") in text                # read62 A L16, A2 L15: one sentence, two halves
+    assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
+            "It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with what its "
+            "layer `before` returns.") in text   # read62 A L16, A2 L15: one sentence, two halves; read69 A L18
     functions = list(_lib_functions())
     decorated = {name for _, name, f in functions
                  if any(isinstance(d, ast.Call) and getattr(d.func, "id", None) == "checked" for d in f.decorator_list)}
@@ -3887,8 +3900,8 @@ def test_only_sections_and_exercise_sets_are_written_as_md_and_code_calls():
     """CONTRIBUTING.md, "One source, three languages" (read61 A2 C1: it said every source in src/ called md() and
     code()): section and exercise sources do; a quiz source calls neither, and src/translations/ holds JSON."""
     text = flat("CONTRIBUTING.md")
-    assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls, "
-            "in reading order:") in text
+    assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls "
+            "`md()` and `code()`, one call per cell, in reading order:") in text   # read69 A L10: two functions
     assert ("* `src/quizzes/NN_name.py`: a section's questions, in English (the docstring of `tools/quizzes.py` gives "
             "the format);") in text
     said = re.search(r"\* `src/translations/\{([\w,]+)\}/<name>\.json`: which translations were last confirmed "
