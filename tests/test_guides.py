@@ -504,7 +504,9 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     assert contributing.count(f"{int(most.group(1)):,}") == 1
     start = contributing.index("### A new `lib` function")
-    step = contributing[start:contributing.index("### An exercise", start)]
+    step = contributing[start:contributing.index("## Changing `lib`", start)]
+    # read69 A L14: the steps for a new function stand straight before the rules of "Changing lib" they point to
+    assert "### " not in step[4:] and contributing.index("## Where a change goes") < start
     # read66 A C2: not every function has a check; the step points to the few that check nothing
     # read69 A L15: four instructions and three links were one sentence
     assert ('with a docstring and an argument check in `lib/validate.py` ([Changing `lib`](#changing-lib); a [few '
