@@ -705,7 +705,9 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
                       r"case, import it in `lib/__init__\.py` and add it to `lib\.__all__`\. In the second, as with "
                       r"((?:`\w+`(?:, | and )?)+) \(`from lib import (\w+)`\), add it to `ON_DEMAND` in "
                       r"`src/chapters/appendix\.py` and to the comment under the import in `lib/__init__\.py`\.",
-                      contributing)
+                      flat("docs", "maintainers.md"))   # read69 A: moved there, where a maintainer looks for it
+    assert ('[docs/maintainers.md, "A new module of `lib`"](docs/maintainers.md#a-new-module-of-lib) says where a new '
+            'module is named.') in contributing and "ON_DEMAND" not in contributing
     assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand and named.group(2) in on_demand, named
     init = (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
     imported = re.search(r"^from \. import ([\w, ]+)\n\n?((?:#.*\n)+)__all__", init, re.M)
@@ -3325,8 +3327,8 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     assert ("The parity test flags an untagged comment with two or more words of at least three Latin letters, or "
             "with two Chinese or Cyrillic characters in a row. It misses a single word, such as `# logits`: tag that "
             "yourself.") in text
-    assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks; it ignores "
-            "widget ids and compares images by type only.") in text
+    assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks, comparing "
+            "images by type only.") in text
     named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
              for c in ("# logits", "# scaled by d", "# the scores", "# 春", "# 春风", "# я", "# ок")}
     assert named == {"# logits": False, "# scaled by d": False, "# the scores": True, "# 春": False, "# 春风": True,
@@ -4022,8 +4024,8 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     from tools import build_notebooks
     assert ("Their outputs differ only in cells tagged `page-text` or `nbval-ignore-output` ([Rules for code "
             "cells](#rules-for-code-cells)) and in the ids of interactive widgets. The *parity test*, "
-            "`tests/test_language_parity.py`, checks this on the committed notebooks; it ignores widget ids and "
-            "compares images by type only.") in flat("CONTRIBUTING.md")
+            "`tests/test_language_parity.py`, checks this on the committed notebooks, comparing images by type "
+            "only.") in flat("CONTRIBUTING.md")
     assert test_language_parity.PAGE_TEXT_TAG == "page-text"
     assert test_language_parity.comparable_outputs(nbformat.v4.new_code_cell(
         outputs=[nbformat.v4.new_output("stream", text="1.5\n")], metadata={"tags": ["nbval-ignore-output"]})) == "ignored"
