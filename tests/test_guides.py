@@ -4082,7 +4082,7 @@ def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
     multi_head_attention). The exceptions are read from the registry, not from the guide."""
     from grading import references, registry
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"Its answer, the solution the solved notebook shows, goes in `grading/references\.py`\. The grader "
+    said = re.search(r"Its answer, which the solution notebook shows, goes in `grading/references\.py`\. The grader "
                      r"computes expected results with the exercise's \*reference\*: the answer itself, unless the spec "
                      r"names another function, from `lib` or, for ([\w-]+), `(\w+)` of `grading/references\.py`\.",
                      text)    # answer and reference defined (read63 A2 L8); the function named (read66 A L19)
