@@ -351,11 +351,15 @@ def test_the_code_width_is_the_tests():
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
     rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
-    said = re.findall(r"a code line is at most (\d+) characters \(`tests/test_code_width\.py`\)\. Count the line as "
-                      r"the notebook shows it: its indentation, its code and, for a translated comment, the `# ` and "
-                      r"the translation\.", rules)
+    said = re.findall(r"a code line takes at most (\d+) columns \(`tests/test_code_width\.py`\), and a Chinese "
+                      r"character takes two\. Count the line as the notebook shows it: its indentation, its code and, "
+                      r"for a translated comment, the `# ` and the translation\.", rules)
     assert said == [width.group(1)], said
-    assert text.count(f"{width.group(1)} characters") == 1
+    assert text.count(f"{width.group(1)} columns") == 1
+    # read69 A C1: the test counts columns, a wide character as two; "at most 76 characters" passed a zh line it fails
+    assert f"{width.group(1)} characters" not in text
+    from test_code_width import columns
+    assert columns("春") == 2 and columns("a") == 1
     comments = text[text.index("### Translated comments"):text.index("### Rules for code cells")]
     assert not re.search(r"\d+ characters", comments), comments
     assert "at most" in rules.rsplit("* ", 1)[1]
@@ -500,17 +504,24 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     assert contributing.count(f"{int(most.group(1)):,}") == 1
     start = contributing.index("### A new `lib` function")
-    step = contributing[start:contributing.index("### An exercise", start)]
+    step = contributing[start:contributing.index("## Changing `lib`", start)]
+    # read69 A L14: the steps for a new function stand straight before the rules of "Changing lib" they point to
+    assert "### " not in step[4:] and contributing.index("## Where a change goes") < start
     # read66 A C2: not every function has a check; the step points to the few that check nothing
-    assert ('following [Changing `lib`](#changing-lib): a docstring, an argument check in `lib/validate.py` (unless it '
-            'is like the [few that check nothing](#argument-checks)) and the [size limit](#docstrings-and-size).') in step
+    # read69 A L15: four instructions and three links were one sentence
+    assert ('with a docstring and an argument check in `lib/validate.py` ([Changing `lib`](#changing-lib); a [few '
+            'functions](#argument-checks) check nothing).') in step
     assert "* A few functions check nothing:" in contributing[contributing.index("### Argument checks"):]
-    today = "`lib` is at that limit today, so make room first."
+    today = "`lib` is at its [size limit](#docstrings-and-size) today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
     assert contributing.count("today") == 1 and "no room" not in contributing
     # how to count the lines is said once, with the limit (read61 A L20, A2 L11: it was said in both places)
     assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
     assert contributing.count("wc -l") == 1
+    # read69 A L19: "every `:func:` target" understated a test that resolves the target of every Sphinx role
+    assert ("It names only what exists: every target of a Sphinx role (`:func:`, `:class:`, …) and every dotted `lib.` "
+            "name in it resolves (`tests/test_lib_size.py`).") in contributing
+    assert r'":(?:func|class|meth|mod|data|attr):`~?([\w.]+)`"' in test
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
     assert lines == int(most.group(1)), (
@@ -694,7 +705,9 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
                       r"case, import it in `lib/__init__\.py` and add it to `lib\.__all__`\. In the second, as with "
                       r"((?:`\w+`(?:, | and )?)+) \(`from lib import (\w+)`\), add it to `ON_DEMAND` in "
                       r"`src/chapters/appendix\.py` and to the comment under the import in `lib/__init__\.py`\.",
-                      contributing)
+                      flat("docs", "maintainers.md"))   # read69 A: moved there, where a maintainer looks for it
+    assert ('[docs/maintainers.md, "A new module of `lib`"](docs/maintainers.md#a-new-module-of-lib) says where a new '
+            'module is named.') in contributing and "ON_DEMAND" not in contributing
     assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand and named.group(2) in on_demand, named
     init = (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
     imported = re.search(r"^from \. import ([\w, ]+)\n\n?((?:#.*\n)+)__all__", init, re.M)
@@ -1215,13 +1228,15 @@ def test_the_notebook_time_target_is_the_benchmarks():
                      (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
     # one notebook timed alone, without the rest of `make bench` (read63 A L16: the guide named only `make bench`)
     # read66 A C1: `--only` times the section in every language, and again in a plain kernel for §7 and §8
-    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language, "
-                    r"once more as a learner's plain kernel runs it, and marks each time over its target; `make bench` "
-                    r"times all of them\.", text)
+    # read69 A L13: "once more as a learner's plain kernel runs it" read as true of every section
+    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language; "
+                    r"for §7 and §8 it also times a learner's plain kernel\. It marks each time over its target\. "
+                    r"`make bench` times all of them\.", text)
     assert "learner=True" in bench and 'glob(f"*/{args.only' in bench
+    assert "if path.stem in TARGETS:\n                wall, cpu = run(path, learner=True)" in bench
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
     # a new section keeps within the same targets
-    assert f"notebooks within the time targets {link}, including the one for all of `chapters/`;" in text
+    assert f"notebooks within the time targets {link}, including the target for all of `chapters/` together;" in text
 
 
 def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
@@ -2869,7 +2884,8 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
     assert "5. Add a mutant of it and check that a test catches it ([Mutants](#mutants))." in text
     assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("### Mutants")  # defined once
-    assert "(`make mutants` runs every mutant, which takes minutes.)" in text
+    # read69 A L21: the warning to leave lib alone follows the command it belongs to
+    assert ("the next run restores it first. `make mutants` runs every mutant, which takes minutes.") in mutants_part
     assert "`.venv/bin/python tools/mutants.py --every lib.module.function` tries every bug" in text
     source = (ROOT / "tools" / "mutants.py").read_text(encoding="utf-8")
     assert 'parser.add_argument("--only"' in source and 'parser.add_argument("--every"' in source
@@ -2938,9 +2954,14 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     from grading import sections
     from tools import quizzes
     said = re.search(r"In code and file names, a section is called a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\), "
-                     r"and a subsection a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` links to "
-                     r"§(\d+)\.(\d+)\.", flat("CONTRIBUTING.md"))
-    assert said and said.group(1, 2) == said.group(3, 4), "CONTRIBUTING.md no longer says how code names a section"
+                     r"and a subsection a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` takes "
+                     r"§(\d+)\.(\d+) as chapter (\d+), section (\d+)\.", flat("CONTRIBUTING.md"))
+    assert said and said.group(1, 2) == said.group(3, 4) == said.group(5, 6), \
+        "CONTRIBUTING.md no longer says how code names a section"
+    # read69 A C2: the example said it "links to §2.3", but without a site address (the repository ships none) the
+    # call returns None; the guide now says only how it names the subsection
+    assert "links to §" not in flat("CONTRIBUTING.md")
+    assert sections.section_href(2, 3, "en", base="") is None
     assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
         f"#sec-{said.group(1)}-{said.group(2)}")
     # read66 G L4: a bullet of its own, after the prose rule's (words.md) marker; "there" once named the code
@@ -3055,10 +3076,14 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     # translation in chapters.po and the builder refused the --prose-only rebuild (read63 A2 C1, A L9)
     assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`, and if its alt text changed, rebuild "
             "its section with `--prose-only`.") in text
+    # read69 A L9: said before step 1, the rule interrupted the procedure; it now stands with the rule for alt text,
+    # which is written before any step runs, and "A figure" gives the command that prints an image line
     loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
-    assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in the image line of its "
-            "section's Markdown. Change both before step 1, and translate both alike. `.venv/bin/python "
-            "tools/diagrams.py --markdown` prints each diagram's image line.") in loop
+    alt = text[text.index("### Translated comments and alt text"):text.index("### Rules for code cells")]
+    assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in its image line in the "
+            "section's Markdown. Change and translate both alike.") in alt and "alt text" not in loop
+    assert ("A new diagram's image line, which `.venv/bin/python tools/diagrams.py --markdown` prints, goes in its "
+            "section's Markdown.") in text
     assert "ALT = texts(" in (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
     assert "diagrams.markdown(name, lang) in c.text[lang]" in (ROOT / "tests" / "test_diagrams.py").read_text(
         encoding="utf-8")
@@ -3089,8 +3114,9 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     sys.path.insert(0, str(ROOT / "tools"))
     import system_packages
     text = flat("CONTRIBUTING.md")
-    assert ("Set up once with `make dev`. It creates `.venv` and installs the Python packages; unlike `make test`, it "
-            "installs no Debian packages.") in text
+    # read69 A L4: no longer contrasted with `make test`, which the next paragraph introduces
+    assert ("Set up once with `make dev`, which creates `.venv` and installs the Python packages but no Debian "
+            "packages.") in text
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice)
     assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
@@ -3207,15 +3233,16 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check returns values "
-            "other than its arguments (`lib.decoder.train`) calls its check on its first line instead. A method calls "
+    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check converts its "
+            "arguments and returns the new values (`lib.decoder.train`) calls the check on its first line instead. "
+            "A method calls "
             "`validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape its "
             "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
-    assert ("To pass checked values to another checked function `f`, it calls the unchecked body, `f.plain`. It calls "
-            "`f` itself only with a value no check has seen, as `lib.checks.forward_with` does with what its layer "
-            "`before` returns.") in text                # read62 A L16, A2 L15: one sentence, two halves
+    assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
+            "It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with what its "
+            "layer `before` returns.") in text   # read62 A L16, A2 L15: one sentence, two halves; read69 A L18
     functions = list(_lib_functions())
     decorated = {name for _, name, f in functions
                  if any(isinstance(d, ast.Call) and getattr(d.func, "id", None) == "checked" for d in f.decorator_list)}
@@ -3311,8 +3338,8 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     assert ("The parity test flags an untagged comment with two or more words of at least three Latin letters, or "
             "with two Chinese or Cyrillic characters in a row. It misses a single word, such as `# logits`: tag that "
             "yourself.") in text
-    assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks; it ignores "
-            "widget ids and compares images by type only.") in text
+    assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks, comparing "
+            "images by type only.") in text
     named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
              for c in ("# logits", "# scaled by d", "# the scores", "# 春", "# 春风", "# я", "# ок")}
     assert named == {"# logits": False, "# scaled by d": False, "# the scores": True, "# 春": False, "# 春风": True,
@@ -3347,7 +3374,7 @@ def test_the_translators_guide_takes_the_python_from_contributing():
     loop = text[text.index("## A quick loop"):]
     assert re.match(r"## A quick loop You need `make` and Python \d\.\d+ or newer \(on Debian or Ubuntu, also the "
                     r"package `python3-venv`\)\. Run every command from the top of the repository\. Set up once with "
-                    r"`make dev`\.", loop)
+                    r"`make dev`, which", loop)
     assert not re.search(r"Python \d", guide)
 
 
@@ -3737,16 +3764,23 @@ def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its
     used and never defined): a section's exercise set is one notebook of exercises/<lang>/, and the example id is the
     third exercise of §2's notebook, in the registry's order."""
     from grading import registry
-    said = re.search(r"\* A section's \*exercise set\* is one \*exercise notebook\*, `exercises/<lang>/exNN_name\.ipynb`\. "
-                     r"Each exercise in it has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
+    # read69 A L2: only §1–§7 have a set, and the solution notebook is defined with it
+    said = re.search(r"\* Sections §(\d+)–§(\d+) each have an \*exercise set\*: one \*exercise notebook\*, "
+                     r"`exercises/<lang>/exNN_name\.ipynb`, and its solved copy, the \*solution notebook\*, "
+                     r"`solutions/<lang>/exNN_name\.ipynb`\. §(\d+) and §(\d+) have none\. "
+                     r"Each exercise has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
                      flat("CONTRIBUTING.md"))
     assert said, "CONTRIBUTING.md's Terms no longer define an exercise set"
-    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[said.group(2)]
-    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(said.group(3)):02d}"]
-    assert len(ids) >= ordinal and ids[ordinal - 1] == said.group(1), ids
+    first, last, none_a, none_b, example, nth, section = said.groups()
+    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[nth]
+    ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(section):02d}"]
+    assert len(ids) >= ordinal and ids[ordinal - 1] == example, ids
     sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
-    assert all((ROOT / "exercises" / "en" / f"{s}.ipynb").is_file() for s in sources)
+    assert all((ROOT / kind / "en" / f"{s}.ipynb").is_file() for s in sources for kind in ("exercises", "solutions"))
+    assert [int(s[2:4]) for s in sources] == list(range(int(first), int(last) + 1))
+    sections = {int(p.stem[:2]) for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py")}
+    assert sections - set(range(int(first), int(last) + 1)) == {int(none_a), int(none_b)}
 
 
 def test_only_the_search_script_holds_words_of_its_own():
@@ -3884,8 +3918,8 @@ def test_only_sections_and_exercise_sets_are_written_as_md_and_code_calls():
     """CONTRIBUTING.md, "One source, three languages" (read61 A2 C1: it said every source in src/ called md() and
     code()): section and exercise sources do; a quiz source calls neither, and src/translations/ holds JSON."""
     text = flat("CONTRIBUTING.md")
-    assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls, "
-            "in reading order:") in text
+    assert ("A section source (`src/chapters/`) or an exercise source (`src/solutions/`) is a Python file that calls "
+            "`md()` and `code()`, one call per cell, in reading order:") in text   # read69 A L10: two functions
     assert ("* `src/quizzes/NN_name.py`: a section's questions, in English (the docstring of `tools/quizzes.py` gives "
             "the format);") in text
     said = re.search(r"\* `src/translations/\{([\w,]+)\}/<name>\.json`: which translations were last confirmed "
@@ -4019,8 +4053,8 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     from tools import build_notebooks
     assert ("Their outputs differ only in cells tagged `page-text` or `nbval-ignore-output` ([Rules for code "
             "cells](#rules-for-code-cells)) and in the ids of interactive widgets. The *parity test*, "
-            "`tests/test_language_parity.py`, checks this on the committed notebooks; it ignores widget ids and "
-            "compares images by type only.") in flat("CONTRIBUTING.md")
+            "`tests/test_language_parity.py`, checks this on the committed notebooks, comparing images by type "
+            "only.") in flat("CONTRIBUTING.md")
     assert test_language_parity.PAGE_TEXT_TAG == "page-text"
     assert test_language_parity.comparable_outputs(nbformat.v4.new_code_cell(
         outputs=[nbformat.v4.new_output("stream", text="1.5\n")], metadata={"tags": ["nbval-ignore-output"]})) == "ignored"
@@ -4077,7 +4111,7 @@ def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
     multi_head_attention). The exceptions are read from the registry, not from the guide."""
     from grading import references, registry
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"Its answer, the solution the solved notebook shows, goes in `grading/references\.py`\. The grader "
+    said = re.search(r"Its answer, which the solution notebook shows, goes in `grading/references\.py`\. The grader "
                      r"computes expected results with the exercise's \*reference\*: the answer itself, unless the spec "
                      r"names another function, from `lib` or, for ([\w-]+), `(\w+)` of `grading/references\.py`\.",
                      text)    # answer and reference defined (read63 A2 L8); the function named (read66 A L19)
@@ -4115,7 +4149,7 @@ def test_contributing_says_where_to_run_and_what_to_commit():
     expected values besides the notebooks, catalogues and records."""
     from grading import registry
     text = flat("CONTRIBUTING.md")
-    contents = text[text.index("In this guide:"):text.index("Other guides:")]
+    contents = text[text.index("In this guide:"):text.index("README.md's [\"Further documentation\"]")]
     assert "[When the English changes](#when-the-english-changes)" in contents
     loop = text[text.index("## A quick loop"):text.index("### Build and test one source")]
     assert "Run every command from the top of the repository." in loop
