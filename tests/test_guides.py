@@ -2471,7 +2471,7 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
     step = text[text.index("4. Translate, rebuild and confirm"):text.index("6. Add to [words.md](words.md) the word")]
-    assert ("4. Translate, rebuild and confirm with steps 1-4 of CONTRIBUTING.md's [\"When the English changes\"]"
+    assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
             "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
             "as they were. 5. If the appendix's table changed, rebuild the appendix:") in step
