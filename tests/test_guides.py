@@ -1136,7 +1136,7 @@ def test_the_glossary_names_examples_as_the_course_does():
     assert "| Worked example N" not in text
     russian = flat("docs", "glossary.md").split("### Russian", 1)[1].split("###", 1)[0]
     assert ("* A worked example is «Пример N» in a heading (`## 2.5 Пример 1: …`) and «пример N» in mid-sentence "
-            "(пример 1 из §2.5).") in russian
+            "(пример 1 из §2.5). (`tests/test_guides.py`)") in russian          # read69 G C1: this test checks it
     chapters = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
     assert re.search(r"## \d\.\d+ Example \d", chapters)
     ru = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
@@ -2496,11 +2496,12 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
-    assert ("4. Translate, rebuild and confirm as CONTRIBUTING.md's [\"When the English changes\"]"
-            "(../CONTRIBUTING.md#when-the-english-changes) says: its steps 1 and 2 if the English changed, then its "
-            "steps 3 and 4. Its step 3 says how to redraw the figures and diagrams that show the term, which "
-            "`--prose-only` leaves as they were. If the appendix's table changed, rebuild the appendix too:") in step
+    step = text[text.index("4. Translate, rebuild and confirm"):text.index("6. Add to [words.md](words.md) the word")]
+    assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
+            "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
+            "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
+            "as they were. 5. If the appendix's table changed, rebuild the appendix:") in step
+    # read69 G L6: the appendix's rebuild is a step of its own
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
@@ -2529,7 +2530,7 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
             "`tests/test_glossary.py`, which uses the search's reader, and `tests/test_guides.py`.") in text
     assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.terms_not_written)
     assert "terms_not_written(" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
-    rules = text[text.index("In a cell: * "):text.index("The search pairs")]      # read62 G L2: once a 60-word sentence
+    rules = text[text.index("In a cell: * "):text.index("[site/README.md, \"Search\"]")]   # read62 G L2: once a 60-word sentence
     assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else "
             "outside parentheses and maths: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
         in rules           # read63 G C6: rows use them inside parentheses (h, t, a), which pieces() drops below
@@ -4178,3 +4179,71 @@ def test_the_glossary_rules_say_what_words_md_checks_and_allows():
     assert "a wrong split, §6.2) |" in glossary and "the wrong split" not in glossary
     section = (ROOT / "src" / "chapters" / "06_evidence.py").read_text(encoding="utf-8")
     assert "split the features into heads by interleaving" in section.split("## 6.2 ", 1)[1].split("## 6.3 ", 1)[0]
+
+
+def test_the_glossary_says_which_writing_rules_a_test_checks():
+    """docs/glossary.md once said that only review checks a writing rule not marked (words.md), though the rule on
+    编号 and 检查 N names tests/test_glossary.py, which checks it, and this file checks the rule on «Пример N»
+    (read69 G C1). A rule that names a test is checked by that test: each test it names exists and reads
+    docs/glossary.md; the table rule, which once named two browser tests that check the cards' layout but not the
+    length of a cell, names none."""
+    text = flat("docs", "glossary.md")
+    rules = text[text.index("## Writing rules"):text.index("## Rules the tests check")]
+    assert ("A rule marked (words.md) is checked, at least in part, by a row of [words.md](words.md); a rule that "
+            "names a test, by that test. Review checks the rest.") in rules
+    assert "Only review checks the others" not in text
+    named = set(re.findall(r"`(tests/test_\w+\.py)`", rules))
+    assert named == {"tests/test_glossary.py", "tests/test_guides.py"}, named
+    for path in named:
+        assert "docs\" / \"glossary.md\"" in (ROOT / path).read_text(encoding="utf-8"), path
+    assert "test_site_phone" not in rules
+
+
+def test_the_glossary_gives_section_4_only_the_masked_model():
+    """docs/glossary.md and docs/words.md once gave "unmasked model" to §4's hand-chosen model, though §4 says only
+    "masked model" and calls its version with the mask off the negative control (read69 G C2); §7.3 and §8.2 train
+    the unmasked model."""
+    glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
+    assert ("| masked model / unmasked model (trained with and without the causal mask, §7.3 and §8.2; §4 has only the "
+            "masked model, and calls the same model with the mask off its negative control) |") in glossary
+    assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
+    assert "(trained with and without the causal mask, §7.3 and §8.2) |" in words
+    section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
+    assert "the masked model" in section and "negative control with the mask off" in section
+    assert not re.search(r"unmasked model|model without the mask", section, re.I)
+    for number, source in (("7.3", "07_decoder.py"), ("8.2", "08_real_text.py")):
+        text = (ROOT / "src" / "chapters" / source).read_text(encoding="utf-8")
+        part = text.split(f"## {number} ", 1)[1].split("\n## ", 1)[0]
+        assert "causal=False" in part, number
+
+
+def test_the_glossary_names_what_the_search_tests_need():
+    """docs/glossary.md's last step once said that the browser tests need Chromium and that `make test` installs it,
+    though they also need the Noto CJK fonts (tests/conftest.py's browser_executable) and `make test` goes on to run
+    the whole suite (read69 G C3). The step names the fonts and the command that installs the packages alone; both
+    are packages of the `test` target."""
+    import inspect
+
+    import conftest
+    from tools import system_packages
+    text = flat("docs", "glossary.md")
+    step = text[text.index("8. Before sending the change"):text.index("### How cells are read")]
+    assert ("The browser tests also need Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` "
+            "installs them all (`make test` runs it first).") in step
+    assert "`make test` installs them." not in step
+    source = inspect.getsource(conftest.browser_executable)
+    assert 'need("chromium"' in source and 'need("Noto Sans CJK"' in source
+    for tool in ("chromium", "Noto Sans CJK", "node", "npm"):
+        assert "test" in system_packages.find(tool).targets, tool
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "test: system-packages-test" in makefile
+
+
+def test_words_md_names_every_row_the_check_cannot_read():
+    """docs/words.md says which rows fail the glossary check instead of being skipped; it once left out a row under no
+    heading, which tests/test_glossary.py's read_table reports too (read69 G L10)."""
+    import test_glossary
+    assert ("A row the test cannot read fails it instead of being skipped: a pattern out of code font, a row under no "
+            "heading, or a heading that names no language of the course.") in flat("docs", "words.md")
+    rows, unreadable = test_glossary.read_table("# Words we do not use\n\n| `stray` | a row under no heading |\n")
+    assert not rows and unreadable == ["| `stray` | a row under no heading |"]

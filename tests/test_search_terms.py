@@ -270,7 +270,7 @@ def test_the_chinese_vocabulary_holds_dictionary_words_only():
 
 
 def test_no_chinese_glossary_term_glues_latin_to_chinese():
-    """docs/glossary.md says that the search leaves a one-letter symbol out of a Chinese term: 词元嵌入表 E once
+    """site/README.md ("Search") says that the search leaves a one-letter symbol out of a Chinese term: 词元嵌入表 E once
     went into jieba's dictionary as 词元嵌入表E, which the text, spacing the symbol off, never writes, and jieba
     cut 词元嵌入表 E 的梯度 into 词元 / 嵌入 / 表 (read61 G C1). No Chinese term of the search, for jieba or paired
     with an English one, holds a Latin letter or a digit next to a Chinese character."""
@@ -281,7 +281,7 @@ def test_no_chinese_glossary_term_glues_latin_to_chinese():
     pairs = dict(search_index.glossary_pairs("zh"))
     assert pairs["token embedding table E"] == "词元嵌入表" and pairs["KV cache"] == "KV 缓存"
     assert "词元嵌入表" in search_index.chinese_words(["词元嵌入表 E 的梯度"], search_index.glossary_terms("zh"))
-    text = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())      # read69 G L11: moved there
     assert ("A one-letter symbol cuts a term: 词元嵌入表 E goes into the dictionary as 词元嵌入表, 练习 N 参考解答 as 练习 "
             "and 参考解答. A term with a Latin word (掩码 softmax, KV 缓存) stays out of the dictionary, but is still "
             "paired with its English.") in text                 # read66 G L10: it once said "is added", to nothing named
@@ -295,10 +295,18 @@ def test_the_page_says_which_chinese_terms_get_no_english_pair():
     glossary_pairs leaves out a term of one character and one a symbol cuts in two (read63 G C4). The page names
     both kinds, and they are exactly the Chinese terms that get no pair, its examples among them; every Russian term
     gets one."""
-    text = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
-    assert ("The search pairs each term of a Chinese or Russian cell with the English term in the same position (not a "
-            "Chinese term of one character, such as 头 or 例 N, nor one a symbol cuts in two), so that an English query "
-            "finds it.") in text
+    text = " ".join((ROOT / "site" / "README.md").read_text(encoding="utf-8").split())      # read69 G L11: moved there
+    # read69 G L7: the exception once came before the page said what a symbol cuts, and "finds it" said too much:
+    # the pair tags the sections whose heading holds the term (build's "g"). site/README.md, "Search", now says it
+    assert ("The build also reads the tables of [docs/glossary.md](../docs/glossary.md#glossary). It pairs each term "
+            "of a Chinese or Russian cell with the English term in the same position, so that an English query "
+            "(\"mask\") finds a section whose heading holds the term (掩码, маска).") in text
+    assert ("[site/README.md, \"Search\"](../site/README.md#search) says how the site's search pairs these terms with "
+            "their English") in " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    assert text.index("A one-letter symbol cuts a term") < text.index(
+        "A Chinese term of one character (头, 例 N), or one a symbol cuts in two, gets no pair.")
+    import inspect
+    assert "_says(section[\"heading\"], term, lang)" in inspect.getsource(search_index.build)
     header, rows = search_index.glossary_rows()
     paired = {lang: {" ".join(y.split()) for _, y in search_index.glossary_pairs(lang)} for lang in ("zh", "ru")}
     from course_i18n import language
