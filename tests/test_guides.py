@@ -3616,9 +3616,14 @@ def test_update_makes_a_changed_text_fuzzy_and_only_a_dropped_one_obsolete():
     old.add("Bye, {name}", "Пока, {name}", context="demo.changed")
     old.add("Gone", "Ушло", context="demo.gone")
     old.add("Never translated", "", context="demo.empty")
-    new = i18n.merge(old, {"demo.changed": "Goodbye, {name}"}, "ru")
+    old.add("Not yet translated, {n}", "", context="demo.blank", flags={"python-brace-format"})
+    new = i18n.merge(old, {"demo.changed": "Goodbye, {name}", "demo.blank": "Not translated yet, {n}"}, "ru")
     changed = new.get("Goodbye, {name}", context="demo.changed")
     assert changed.fuzzy and changed.string == "Пока, {name}" and list(changed.previous_id) == ["Bye, {name}"]
+    # read69 T C2: an entry with no translation has none to keep, so it is not marked fuzzy either (it was, with no
+    # `#|` lines, and check asked to remove the mark once the entry was translated)
+    blank = new.get("Not translated yet, {n}", context="demo.blank")
+    assert not blank.fuzzy and not blank.string and not blank.previous_id and "python-brace-format" in blank.flags
     assert [(m.id, m.context) for m in new.obsolete.values()] == [("Gone", "demo.gone")]
     source, edited = "chapters/99_demo", "The mask hides every later position from the query."
     rewritten = "A paragraph that the author wrote again from its first word."
