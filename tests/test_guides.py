@@ -270,9 +270,9 @@ def test_a_quiz_texts_sense_is_shown_as_the_tools_write_it():
 
     from tools import prose, quizzes
     text = flat("docs", "translating.md")
-    m = re.search(r'sense, `T\("…", sense="…"\)`: a few words that its `msgctxt` adds after the source\. '
-                  r'No quiz needs one today; `T\("…", sense="([^"]+)"\)` in `src/(\w+)/(\w+)\.py` '
-                  r'would get the context `\2/\3: \1`', text)
+    m = re.search(r'use a \*sense\*, a few words added to its `msgctxt` after the source: '
+                  r'`T\("…", sense="([^"]+)"\)` in `src/(\w+)/(\w+)\.py` '
+                  r'would get the context `\2/\3: \1`\. No quiz needs one today\.', text)
     assert m, "docs/translating.md no longer shows a quiz text's sense"
     sense, folder, name = m.groups()
     source = ROOT / "src" / folder / f"{name}.py"
@@ -368,6 +368,12 @@ def test_the_code_width_is_the_tests():
     said = re.findall(r"Each line of a translated comment must fit in (\d+) characters as the notebook shows it: "
                       r"with its indentation, the `# `, your translation and any code before it\.", translating)
     assert said == [width.group(1)] and translating.count(" characters") == 1, said
+    # read69 T C1: the test counts every wide or full-width character as two columns, a Chinese comma or full stop
+    # too, not only a Chinese character
+    import test_code_width
+    assert ("A Chinese character counts as two, and so does a full-width punctuation mark such as `，` or `。`, since "
+            "each takes two columns.") in translating
+    assert test_code_width.columns("注意，") == test_code_width.columns("注意。") == 6
     from tools import i18n
     assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
 
@@ -2585,10 +2591,14 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     added holds several but not every one)."""
     from course_i18n import LANGUAGES, language
     from test_languages import second_lists
+    import test_languages
     text = adding_a_language()
+    # the forms caught are listed in the test's docstring, which the guide points to
+    assert "`tests/test_languages.py` checks that `course_i18n` alone lists the languages; its docstring lists what it fails on." in text
+    said = " ".join(test_languages.__doc__.split())
     assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
             "that alternates between them) or names a Sphinx locale that differs from its code "
-            f"(`{language('zh').locale}`)") in text
+            f"(`{language('zh').locale}`)") in said
     assert ("A list, pattern, table or set of arguments counts only if it holds every language, so one written "
             'before `xx` was added passes unseen. The two lists `"zh en ru".split()` in §8\'s code pass too: step 8 '
             "adds `xx` to them.") in text
@@ -2622,28 +2632,31 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
 
 
 def test_translating_md_describes_every_test_of_test_languages():
-    """docs/translating.md says what each test of tests/test_languages.py fails on (read57 T C4: it gave three forms of
-    the modules and left out _config.yml's blocks, the folders of site/locale and the sources of src/); the tests of
-    the checks themselves need no words."""
+    """tests/test_languages.py's docstring, to which docs/translating.md points, says what each of its tests fails on
+    (read57 T C4: the guide gave three forms of the modules and left out _config.yml's blocks, the folders of
+    site/locale and the sources of src/; read69 T L19: the list moved from the guide to the docstring, one form a
+    line); the tests of the checks themselves need no words."""
     import test_languages
     text = adding_a_language()
-    part = text[text.index("### What tests/test_languages.py catches"):]
+    assert "### What tests/test_languages.py catches" not in text and "its docstring lists what it fails on" in text
+    part = " ".join(test_languages.__doc__.split())
     described = {
         "test_no_module_lists_the_languages_again": "a module that writes the language codes out again",
-        "test_no_module_writes_a_translation_table": "a module outside `tests/` that writes a text in every language, "
-                                                     "as a table or as arguments named by language",
-        "test_no_script_of_the_site_writes_a_translation_table": "or a script of the site that holds such a table (the "
-                                                                 "search's question words of step 6 aside)",
+        "test_no_module_writes_a_translation_table": "a Python module outside `tests/` that holds a text in every "
+                                                     "language, as a `{language: text}` table or as arguments named "
+                                                     "by language",
+        "test_no_script_of_the_site_writes_a_translation_table": "a script in `site/static/` that holds such a table "
+                                                                 "(only `QUESTION` in `course-search.js` may",
         "test_the_prose_of_src_is_english_with_its_translations_in_catalogues":
             "a source in `src/` that gives `T()` more than one text, or tags a comment with a language other than "
             "English",
         "test_the_site_config_names_the_same_languages":
-            "blocks under `languages:` in `_config.yml` that are not step 1's languages in its order, or whose "
-            "`label` or `sphinx_language` differs from step 1",
+            "blocks under `languages:` in `_config.yml` that are not the languages of `course_i18n.LANGUAGE_TABLE` in "
+            "its order, or whose `label` or `sphinx_language` differs from it",
         "test_every_locale_folder_of_the_site_belongs_to_a_language":
             "a folder of `site/locale/` that belongs to no language, or a language other than English without one",
         "test_an_unknown_language_is_refused_naming_the_known_ones":
-            "`course_i18n.check_language` refuses a code the course lacks",
+            "a code the course lacks, given to `course_i18n.check_language`, which it must refuse",
         "test_the_script_check_sees_a_table": None,
         "test_the_check_sees_a_second_list": None,
     }
@@ -2666,9 +2679,11 @@ def test_what_check_names_is_every_problem_the_tool_reports():
     assert ("`check` compares the catalogues and their templates with the English that the code and `src/` write "
             "now.") in part
     unseen = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
+    # read66 T C3; read69 T L15: the summary was shorter than the list, so it points to the list
     assert ("`check` does not read what you rebuild or confirm: the Chinese and Russian notebooks, the SVGs and "
-            "`src/translations/`. In the catalogues, it checks that each translation exists and keeps the placeholders, "
-            "and that no fuzzy mark, old `#|` line or re-wrapped line is left.") in unseen     # read66 T C3
+            "`src/translations/`. In the catalogues, it checks only what the previous section lists.") in unseen
+    assert 0 < text.index("## What `check` does not see") - text.index("## What `check` reports") and "## " not in \
+        text[text.index("## What `check` reports") + 3:text.index("## What `check` does not see")]  # the section before
     guide = {                           # the start of each message, after the file and entry it names -> the guide's words
         "missing; run tools/i18n.py extract": "a template that is missing",
         "not what the code says": "no longer holds the English of the code or of `src/`",
@@ -2773,7 +2788,7 @@ def test_the_install_note_has_one_entry_per_exercise_source():
     from tools import i18n, prose
     text = flat("docs", "translating.md")
     assert ('Every exercise notebook shows the note that begins "If you opened this notebook outside the course", so '
-            "`solutions.po` has it once per exercise source: translate them alike") in text
+            "`solutions.po` has it once per exercise set: translate them alike") in text
     assert INSTALL_NOTE.strip().startswith("If you opened this notebook outside the course,")   # read63 T L6
     sources = [f"solutions/{path.stem}" for path in i18n.prose_sources("solutions")]
     entries = [m for m in i18n.read(prose.template_path("solutions")) if m.id and m.id.strip() == INSTALL_NOTE.strip()]
@@ -3477,8 +3492,8 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     lines long, the entry `check` names): `check` names an entry by its catalogue and its `[msgctxt]`, and a prose
     entry also by its first English words."""
     from tools import i18n
-    assert ("`check` names each entry left to translate by its catalogue, its `[msgctxt]` and a prose text's first "
-            "English words: search the catalogue for them.") in flat("docs", "translating.md")
+    assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
+            "for prose, the first English words. Search the catalogue for those words.") in flat("docs", "translating.md")
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
@@ -3501,9 +3516,10 @@ def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
     assert "\nmsgctxt " in entry and entry in (ROOT / "course_i18n" / "locales" / "ru" / "LC_MESSAGES" / "course.po"
                                               ).read_text(encoding="utf-8"), entry
     text = flat("docs", "translating.md")
-    assert ("Cell 7 of `src/chapters/02_heads.py` is the cell whose id is `02-heads-07` in "
-            "`chapters/{zh,en,ru}/02_heads.ipynb`; an exercise source's cells are in `solutions/{zh,en,ru}/`, except "
-            "the set's title and introduction (tagged `exercise`), which only `exercises/{zh,en,ru}/` holds.") in text
+    assert ("* in a section, cell 7 of `src/chapters/02_heads.py` has the id `02-heads-07` in "
+            "`chapters/{zh,en,ru}/02_heads.ipynb`; * in an exercise set, the numbering is the same, in "
+            "`solutions/{zh,en,ru}/`, except for the set's title and introduction (tagged `exercise`), which only "
+            "`exercises/{zh,en,ru}/` shows;") in text       # read69 T L11: one line for each kind of source
     from tools import nbsource                  # read59 T C1: those cells are in the exercise notebooks alone
     tagged = {kind: sum(nbsource.EXERCISE_TAG in c["metadata"].get("tags", []) for c in json.loads(
         (ROOT / kind / "en" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))["cells"])
@@ -3658,9 +3674,14 @@ def test_update_makes_a_changed_text_fuzzy_and_only_a_dropped_one_obsolete():
     old.add("Bye, {name}", "Пока, {name}", context="demo.changed")
     old.add("Gone", "Ушло", context="demo.gone")
     old.add("Never translated", "", context="demo.empty")
-    new = i18n.merge(old, {"demo.changed": "Goodbye, {name}"}, "ru")
+    old.add("Not yet translated, {n}", "", context="demo.blank", flags={"python-brace-format"})
+    new = i18n.merge(old, {"demo.changed": "Goodbye, {name}", "demo.blank": "Not translated yet, {n}"}, "ru")
     changed = new.get("Goodbye, {name}", context="demo.changed")
     assert changed.fuzzy and changed.string == "Пока, {name}" and list(changed.previous_id) == ["Bye, {name}"]
+    # read69 T C2: an entry with no translation has none to keep, so it is not marked fuzzy either (it was, with no
+    # `#|` lines, and check asked to remove the mark once the entry was translated)
+    blank = new.get("Not translated yet, {n}", context="demo.blank")
+    assert not blank.fuzzy and not blank.string and not blank.previous_id and "python-brace-format" in blank.flags
     assert [(m.id, m.context) for m in new.obsolete.values()] == [("Gone", "demo.gone")]
     source, edited = "chapters/99_demo", "The mask hides every later position from the query."
     rewritten = "A paragraph that the author wrote again from its first word."
@@ -3726,9 +3747,10 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
                   r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+), counting each "
-                  r"character but spaces and punctuation; \* at most (\d+)% of the English ones, and of the Russian, "
-                  r"above US grade (\d+) \(`tools/hint_readability\.py`\); \* no sentence that starts with capitalised "
-                  r"code: start a clause with `` `eps` ``, not eps;", text)      # read66 T L13: one rule a line
+                  r"character but spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
+                  r"grade (\d+) \(`tools/hint_readability\.py`\); \* no code capitalised at the start of a sentence: "
+                  r"`check\(\)` capitalises a clause's first word, so write code that starts a clause in backticks "
+                  r"\(`` `eps` ``, not eps, which becomes Eps\);", text)      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)

@@ -4,6 +4,24 @@ A tuple, list or set of all the language codes, a regular expression that altern
 between them, or a locale of the site (Chinese's is not its code) written in a Python
 module elsewhere is a second list, which a fourth language would have to find and edit.
 A test may still pick some languages for a reason of its own (the two non-Latin scripts).
+
+What these tests fail on (docs/translating.md, "Adding a language", points here):
+
+* a module that writes the language codes out again (a tuple, list or set of all of them,
+  a pattern that alternates between them) or names a Sphinx locale that differs from its
+  code (`zh_CN`);
+* a Python module outside `tests/` that holds a text in every language, as a
+  `{language: text}` table or as arguments named by language;
+* a script in `site/static/` that holds such a table (only `QUESTION` in
+  `course-search.js` may: the question words a search leaves out, step 6 of the guide);
+* a source in `src/` that gives `T()` more than one text, or tags a comment with a
+  language other than English (`#zh`);
+* blocks under `languages:` in `_config.yml` that are not the languages of
+  `course_i18n.LANGUAGE_TABLE` in its order, or whose `label` or `sphinx_language` differs
+  from it;
+* a folder of `site/locale/` that belongs to no language, or a language other than
+  English without one;
+* a code the course lacks, given to `course_i18n.check_language`, which it must refuse.
 """
 
 import ast

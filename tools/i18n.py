@@ -197,9 +197,11 @@ def merge(old, texts, lang):
         elif before.id == english:
             new.add(english, before.string, context=key, flags=before.flags,
                     previous_id=before.previous_id, user_comments=before.user_comments)
-        else:                                   # the English changed since the translation
+        elif before.string:                     # the English changed since the translation: kept, fuzzy
             new.add(english, before.string, context=key, flags=before.flags | {"fuzzy"},
-                    previous_id=[before.id] if before.string else [], user_comments=before.user_comments)
+                    previous_id=[before.id], user_comments=before.user_comments)
+        else:                                   # changed, but never translated: nothing to mark fuzzy
+            new.add(english, context=key, flags=before.flags - {"fuzzy"}, user_comments=before.user_comments)
     for key, message in list(by_key.items()) + [((m.context, m.id), m) for m in old.obsolete.values()]:
         if message.string:
             new.obsolete[(message.id, message.context)] = message
