@@ -133,6 +133,30 @@ def test_the_cone_of_section_4_2_never_grows():
     assert f"{diagrams.ALT['cone']['en']}](figures/cone.svg)" in section
 
 
+def test_step_3_of_section_4_2_says_the_split_moves_the_time_axis():
+    """read69 en-04 C1: step 3 of §4.2 said that splitting the heads leaves the time axis "not touched", though
+    split_heads swaps it with the head axis, (B, T, H, d) -> (B, H, T, d), as §2.2 says. What stays true is that no
+    value leaves its position: head h of position t holds features h*d to h*d + d - 1 of position t. Step 3 says
+    both, in all three languages."""
+    import numpy as np
+    from lib.attention import split_heads
+    B, T, D, H = 2, 3, 4, 2
+    x = np.arange(B * T * D).reshape(B, T, D)
+    heads = split_heads(x, H)
+    assert heads.shape == (B, H, T, D // H)                     # the time axis moved from 1 to 2
+    for t in range(T):
+        for h in range(H):
+            np.testing.assert_array_equal(heads[:, h, t], x[:, t, h * (D // H):(h + 1) * (D // H)])
+    section = next(c.text for c in load(ROOT / "src" / "chapters" / "04_causality.py")
+                   if c.kind == "markdown" and "## 4.2 " in c.text["en"])
+    said = {"en": ("moves the head axis in front of the time axis; no value leaves its position", "not touched"),
+            "zh": ("并把头轴移到时间轴前面；没有任何数值离开它所在的位置", "原封不动"),
+            "ru": ("ось голов переставляется перед осью времени; ни одно значение не покидает своей позиции",
+                   "не затрагивается")}
+    for lang, (now, before) in said.items():
+        assert now in section[lang] and before not in section[lang], lang
+
+
 def test_the_lookup_drawing_is_the_computation_of_section_0_2():
     """§0.2's cell and Figure 0.1 use the same W_Q, W_K, W_V, and the drawing prints the weights that cell computes."""
     cell = next(c for c in load(ROOT / "src" / "chapters" / "00_start.py")

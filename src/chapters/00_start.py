@@ -12,7 +12,7 @@ A language model writes text one token at a time: at each position it predicts t
 
 We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you will see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
-The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file).
+The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file). A tenth notebook, the appendix, holds reference material (§0.6).
 
 ## 0.1 What you should already know
 
@@ -85,12 +85,12 @@ md(r"""
 | §0 | `00_start` | this section: prerequisites, one head recapped, notation, how to run the notebooks | — |
 | §1 | `01_allowed_set` | the allowed set comes before softmax; the data protocol and right padding; which outputs are scored | `ex01_allowed_set` |
 | §2 | `02_heads` | why several heads; splitting and merging heads, the output projection $W_O$; what the number of heads changes and what it does not | `ex02_heads` |
-| §3 | `03_positions` | a swap that one layer, at its last position, cannot see without positions; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
+| §3 | `03_positions` | why one attention layer without positions gives the same last output when the first two tokens are swapped; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
 | §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
 | §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy: with the mask it learns to predict; without it, it copies the answer, and once the future is hidden it does worse than a uniform guess ($\ln 10$) | `ex07_decoder` |
-| §8 | `08_real_text` | the same decoder trained on verse in the language of this edition: $\mathcal L^*$ now measures memorisation, not the language; the unmasked model's low loss means nothing once it has to write on its own | — |
+| §8 | `08_real_text` | the same decoder trained on verse in the language of this edition: the causal bound $\mathcal L^*$ (§7.2) now measures memorisation, not the language; the unmasked model's low loss means nothing once it has to write on its own | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)
@@ -187,7 +187,7 @@ Installing the package also installs NumPy; `[learner]` adds the rest of what th
 
 ## 0.6 The shared library `lib`
 
-All the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of them, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The plots and the interactive figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it (leaving out `lib.validate`, which only checks arguments). It also gives a glossary of the course's terms in all three languages.
+Apart from the position encodings that §3.5 compares in its notebook, the code the course teaches lives in one small NumPy package, `lib`. Each function is written once and the notebooks import it; the docstring of almost every function the course teaches begins with the section that teaches it (the appendix names the exceptions). One of these functions, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The plots and the interactive figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it (leaving out `lib.validate`, which only checks arguments). It also gives a glossary of the course's terms in all three languages.
 """)
 
 md(r"""

@@ -61,14 +61,14 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 
 1. **Input.** $X_i = E[x_i] + P[i]$ depends only on the token at position $i$ and on the position $i$ itself.
 2. **Query, key and value projections.** $Q=XW_Q$, $K=XW_K$ and $V=XW_V$ act row by row: row $i$ of each is computed from $X_i$ alone.
-3. **Splitting heads.** This cuts the $D$ features of one position into $H$ pieces; the time axis is not touched.
+3. **Splitting heads.** This cuts the $D$ features of each position into $H$ pieces and moves the head axis in front of the time axis; no value leaves its position.
 4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers before and after attention.** A normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection (which adds row $i$ of a sublayer's input to row $i$ of its output) compute row $i$ from row $i$ alone, wherever they stand. A normalisation keeps this property only as long as its statistics are not taken across time (§4.7).
+6. **Layers before and after attention.** Three more kinds of layer compute row $i$ from row $i$ alone, wherever they stand: a normalisation within each position (such as layer normalisation), a position-wise MLP, and a residual connection, which adds row $i$ of a sublayer's input to row $i$ of its output. A normalisation keeps this property only as long as its statistics are not taken across time (§4.7).
 
 Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. We call these rows its *cone*. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. We call these rows its *cone*, after the light cone of physics, which holds every event that can affect a given one and grows as it reaches into the past. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
 
 ![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future, which it reads at no layer.](figures/cone.svg)
 
@@ -80,7 +80,7 @@ md(r"""
 
 The test has four steps. Choose a length $T$ and a prefix length $p$. Build two sequences of length $T$ that agree on their first $p$ positions (the prefix) and hold **clearly different** tokens, or input vectors, at every position after it. Run the forward pass on each. Compare the outputs at every prefix position. If the implementation is causal, none of them moves by more than floating-point rounding.
 
-We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to `<unk>`, whose embedding is large. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small.
+We take `<bos> 春 雨` and `<bos> 春 <unk>`: the first two positions agree, and the third changes from `雨` to `<unk>`, whose embedding is large. First we look at the input $X$ itself: only its row 2 changes, as step 1 of §4.2 says. Then we look at the model's output: the largest change over the first two rows is `0.0`, not merely small. We call this number the *prefix change*.
 """)
 
 code(r"""
@@ -102,7 +102,7 @@ assert change == 0.0
 md(r"""
 ## 4.4 The negative control: first show that the test can see a leak
 
-A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, the test is broken, and its 0 says nothing about the model.
+A change of 0 proves nothing by itself: perhaps the model is causal, perhaps the test cannot see any change at all. So we run **the same test** on a version that we **know** leaks: switch the causal mask off (`causal=False`) so that every query reads every position. Now the test must report a change in the prefix. If it still reports 0, the test is void: it cannot see a leak, and its 0 says nothing about the model.
 
 With the mask off, the largest change over the first two rows is about 39.77. `check_causality` runs the implementation under test and its negative control together: the check passes only if the implementation's change is within tolerance **and** the control's change is above it.
 """)
@@ -124,7 +124,7 @@ assert result.passed
 """)
 
 md(r"""
-## 4.5 How a test without a control passes vacuously
+## 4.5 How a test can pass vacuously
 
 Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` fails it. The third compares no position at all, and it is refused with an error.
 
@@ -143,7 +143,7 @@ assert (degenerate.change == 0.0 and degenerate.control_change == 0.0
 """)
 
 md(r"""
-**Output overwritten by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. Its negative control, the same code with the mask off, also shows 0, so `check_causality` fails it: the test is void.
+**Output replaced by a constant.** Imagine a bug in which the forward function computes everything and then returns a freshly allocated buffer of zeros. Its negative control, the same code with the mask off, also shows 0, so `check_causality` fails it: the test is void.
 """)
 
 code(r"""
@@ -185,7 +185,7 @@ The three cases above are false passes; a test can also raise a false alarm. Rep
 Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **value** vector of position 2, leaving queries and keys as they are. The outputs are computed as §1 defines them: the attention weights times all of the values, `weights @ v`.
 
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
-* replaced by a finite but large perturbation (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
+* shifted by a large finite amount (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
 `lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem. A finite perturbation is computed as usual, and the prefix stays the same bit for bit (the last `True` printed).
 
@@ -281,13 +281,13 @@ md(r"""
 
 Causality is a statement about one forward pass with **one set of parameters**: future inputs must not reach past outputs along the computation graph. A future-perturbation test compares two forward passes, so the two must be **the same deterministic function**:
 
-* **Dropout in training mode** drops a different random set of weights on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
+* **Dropout in training mode** drops a different random set of attention weights (or, elsewhere in a model, of activations) on every call. Run the same input twice and the prefix outputs already differ. That change has nothing to do with the future and is not a leak, yet the test reports it as one.
 * With a **fixed random seed** (the same random numbers in both passes), or with dropout switched off in **evaluation mode**, the two passes are one function again and the test is meaningful once more. The masked model then changes by `0.0`, and the negative control still sees a change.
 * A **training update** changes the parameters, so the prefix outputs of the next pass differ even for the same input. That is not a leak either; it is a different model. There must be no optimiser step between the two passes.
 
 Below we demonstrate this with a forward pass assembled from functions of `lib.attention`, with dropout on the attention weights (rate 0.5, the kept weights multiplied by 2; `rate=0` gives evaluation mode). The cell prints four lines:
 
-* line 1: two prefix changes caused by dropout alone: the same input run twice, and what the future-perturbation test reports when every call drops different weights;
+* line 1: two prefix changes caused by dropout alone, one for the same input run twice and one from the future-perturbation test when every call drops different weights;
 * lines 2 and 3, for a fixed seed and for evaluation mode: the prefix change, whether the control saw a change, and whether the check passed;
 * line 4: the prefix change for the same input after $W_O$ has been scaled up by 1%.
 """)
@@ -371,7 +371,7 @@ for trial in range(6):
 md(r"""
 ## 4.10 Three versions in one picture
 
-For the same pair of sequences as in §4.7 (the first 4 positions agree), Figure 4.2 plots the largest change of every output row $i$ for three versions: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
+Figure 4.2 uses the pair of sequences of §4.7 (the first 4 positions agree). For every output row $i$ it plots the largest change under three versions: the masked model (`causal=True`), the negative control with the mask off (`causal=False`), and the leaky version with a time-axis normalisation before attention. The prefix lies left of the dashed line. The masked model has no bars there (its change is 0); the other two change in the prefix. The vertical axis is linear below $10^{-3}$ and logarithmic above.
 """)
 
 code(r"""
@@ -391,7 +391,7 @@ plt.show()
 md(r"""
 ## 4.11 Summary
 
-* The **structural argument** shows that a model is causal whenever each layer either works position by position or reads only $j \le i$. It covers every input, but only the design.
+* The **structural argument** shows that a model is causal whenever each step of each layer either works position by position or reads only $j \le i$. It covers every input, but only the design.
 * The **future-perturbation test** detects errors in actual code: fix the prefix, change every future position, compare all prefix outputs. It covers the real code, but only the inputs tried.
 * The test must run with its **negative control**: with the mask off it has to see a change, or else a degenerate input or a constant output lets it pass vacuously; a comparison of no position at all is refused outright.
 * Perturb with finite values only: a NaN or inf at a future position contaminates the prefix through $0 \cdot \text{NaN} = \text{NaN}$, and a perfectly causal model appears to leak.
