@@ -252,6 +252,17 @@ def test_plain_python_is_the_only_name_for_python_without_numpy():
                                           "not `pure-Python`; plain Python code.", "markdown")])
 
 
+def test_the_full_forward_pass_keeps_its_adjective_in_russian():
+    """docs/glossary.md says «полный прямой проход»; §6.1's table once wrote «полного прохода» (read68 ru C1), and
+    exercise set 5 and a grader message «полный проход». Every case of the short form is caught; the glossary's
+    term, «полностью проходит» and a plain «прямой проход» pass."""
+    found = violations([("demo", "ru", "расхождение кэша и полного прохода; кэш и полный проход; с полным проходом",
+                         "markdown")])
+    assert len(found) == 3 and all("полный прямой проход" in f for f in found), found
+    assert not violations([("demo", "ru", "расхождение кэша и полного прямого прохода; с полным прямым проходом; "
+                                          "тест полностью проходит; прямой проход по префиксу", "markdown")])
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "src").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_forbidden_words_in_the_sources(path):
     rel = str(path.relative_to(ROOT))
