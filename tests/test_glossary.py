@@ -252,6 +252,49 @@ def test_plain_python_is_the_only_name_for_python_without_numpy():
                                           "not `pure-Python`; plain Python code.", "markdown")])
 
 
+def test_the_full_forward_pass_keeps_its_adjective_in_russian():
+    """docs/glossary.md says «полный прямой проход»; §6.1's table once wrote «полного прохода» (read68 ru C1), and
+    exercise set 5 and a grader message «полный проход». Every case of the short form is caught; the glossary's
+    term, «полностью проходит» and a plain «прямой проход» pass."""
+    found = violations([("demo", "ru", "расхождение кэша и полного прохода; кэш и полный проход; с полным проходом",
+                         "markdown")])
+    assert len(found) == 3 and all("полный прямой проход" in f for f in found), found
+    assert not violations([("demo", "ru", "расхождение кэша и полного прямого прохода; с полным прямым проходом; "
+                                          "тест полностью проходит; прямой проход по префиксу", "markdown")])
+
+
+SEED_RU = re.compile(r"начальн\w* значени\w* (?:\w+ )?генератор\w*( случайных чисел)?", re.IGNORECASE)
+
+
+def short_first_seeds(texts):
+    """The sections whose first Russian mention of a seed is not the glossary's full form. ``texts`` are (section,
+    where, text) in reading order; docs/glossary.md: «начальное значение генератора случайных чисел» at its first
+    mention in each §N, then «начальное значение генератора»."""
+    first = {}
+    for section, where, text in texts:
+        match = SEED_RU.search(prose(text))
+        if match and section not in first:
+            first[section] = (where, match)
+    return [f"{where}: {match.group(0)!r}" for where, match in first.values() if not match.group(1)]
+
+
+def test_a_seed_is_named_in_full_at_its_first_mention_in_each_section():
+    """read68 ru C2: §6's prose never names a seed, so its first mention is the §6.4 quiz's choice, which said
+    «Начальное значение генератора (seed)». Each section is read as its prose, then its quiz (the quiz's questions
+    stand at the ends of the subsections, so a question can come before later prose: this order is the check's)."""
+    texts = []
+    for where, lang, text, _ in source_texts():
+        if lang == "ru" and where.startswith(("src/chapters/", "src/quizzes/")):
+            texts.append((where.split("/")[2][:2], where, text))
+    assert any(SEED_RU.search(text) for _, _, text in texts), "no seed found: the pattern no longer reads the texts"
+    assert short_first_seeds(texts) == []
+    # negative control: the old §6.4 choice is caught; the short form after a full first mention passes
+    assert short_first_seeds([("06", "quiz", "Начальное значение генератора (seed)")]) == \
+        ["quiz: 'Начальное значение генератора'"]
+    assert not short_first_seeds([("07", "prose", "начальное значение генератора случайных чисел"),
+                                  ("07", "quiz", "Начальное значение генератора не меняет функцию")])
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "src").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_forbidden_words_in_the_sources(path):
     rel = str(path.relative_to(ROOT))
