@@ -643,3 +643,41 @@ def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     wrong = [english for english, chinese in checks if "编号" in chinese or not re.search(r"检查 \d", chinese)]
     assert not wrong, "a check numbered as a token id, or not as 检查 N:\n" + "\n".join(wrong)
     assert all("编号" in chinese for chinese in ids), ids
+
+
+INDEX_IN_ENGLISH = re.compile(r"\b(?:position|flat) (?:index|indices|numbering)\b")
+INDEX_AS_ID = re.compile(r"位置编号|扁平编号|重新编号")
+
+
+def misused_index(english, chinese):
+    """True when a zh text says 编号 (a token id) where its English names a position or flat index (下标)."""
+    return bool(INDEX_IN_ENGLISH.search(english)) and ("下标" not in chinese or bool(INDEX_AS_ID.search(chinese)))
+
+
+def test_a_position_or_flat_index_is_not_a_token_id_in_chinese():
+    """编号 is a token's id; a position index or an array's flat index is 下标, as §3 writes it (docs/glossary.md).
+    The test above only looked at texts whose English numbers a check, so §1 and §2 kept 位置编号 (§1.10 and its
+    quiz) and 扁平编号 (§2.2 and its comment) (read70 zh-12 C1-C3). Every zh text whose English says "position
+    index", "position numbering" or "flat index" says 下标, and no zh text of §1 or §2 writes 位置编号, 扁平编号 or
+    重新编号. The old wordings are the negative control."""
+    from babel.messages.pofile import read_po
+    assert "a position index or an array's index is 下标" in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert misused_index("x[b, t, c] = flat index of (b, t, c)", "x[b, t, c] = (b, t, c) 的扁平编号")
+    assert misused_index("The position numbering: BOS would no longer stand at position 0", "位置编号：BOS 不再位于位置 0")
+    assert misused_index("added by position index, would have to be renumbered",
+                         "§3 中按位置编号加上去的位置向量也要随之重新编号")
+    assert not misused_index("x[b, t, c] = flat index of (b, t, c)", "x[b, t, c] = (b, t, c) 的扁平下标")
+    catalogues = [ROOT / "src" / "locales" / "zh" / "LC_MESSAGES" / f"{domain}.po"
+                  for domain in ("chapters", "quizzes", "solutions")]
+    indices, wrong = 0, []
+    for path in [*catalogues, ROOT / "course_i18n" / "locales" / "zh" / "LC_MESSAGES" / "course.po"]:
+        with open(path, "rb") as handle:
+            for message in read_po(handle):
+                english = message.id if isinstance(message.id, str) else message.id[0]
+                chinese = message.string if isinstance(message.string, str) else message.string[0]
+                indices += bool(INDEX_IN_ENGLISH.search(english))
+                section = re.search(r"/0[12]_", message.context or "")
+                if misused_index(english, chinese) or (section and INDEX_AS_ID.search(chinese)):
+                    wrong.append(english[:120])
+    assert indices >= 5, indices
+    assert not wrong, "a position or flat index written as a token id (编号):\n" + "\n".join(wrong)

@@ -185,7 +185,7 @@ assert np.isnan(unstable[0]) and unstable[1] == 0.0
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 one third. Forbidding a key means excluding it from the normalisation. In `masked_softmax` it never enters the denominator. In the familiar additive mask, $-\infty$ is added to its score, and $\exp(-\infty)$ is exactly 0 whatever the other scores are. A finite score gives 0 only once it lies far enough below the row's largest score (§1.10).
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 one third. Forbidding a key means excluding it from the normalisation. `masked_softmax` replaces its score with $-\infty$, and the familiar additive mask adds $-\infty$ to it. Either way it stays in the sum but adds exactly 0 to the denominator, since $\exp(-\infty)$ is 0 whatever the other scores are. A finite score gives 0 only once it lies far enough below the row's largest score (§1.10).
 """)
 
 md(r"""
