@@ -681,3 +681,15 @@ def test_a_position_or_flat_index_is_not_a_token_id_in_chinese():
                     wrong.append(english[:120])
     assert indices >= 5, indices
     assert not wrong, "a position or flat index written as a token id (编号):\n" + "\n".join(wrong)
+
+
+def test_the_future_perturbation_test_keeps_its_full_name_in_chinese():
+    """docs/glossary.md names the future-perturbation test 未来扰动检验. Where the English shortens it to "the
+    perturbation test", the Chinese quizzes of §4, §6 and §7, a bullet of §3 and two texts of exercise set 7 once
+    wrote 扰动检验 (read70 zh-7 L22). The row of docs/words.md catches the short form; the full term, with or without
+    the negative control, and 扰动 on its own pass."""
+    assert "| future-perturbation test | 未来扰动检验 |" in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    found = violations([("demo", "zh", "在训练好的两层模型上，扰动检验的结果如何？", "markdown")])
+    assert len(found) == 1 and "'扰动检验'" in found[0], found
+    assert not violations([("demo", "zh", "带阴性对照的未来扰动检验；未来扰动检验报告泄漏；扰动必须改动每一个未来位置。",
+                            "markdown")])
