@@ -1947,7 +1947,7 @@ def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gi
     assert share_alike.startswith("the text of the course and its documentation (this file, CONTRIBUTING.md, "
                                   "CHANGELOG.md and docs/); the comments written for the reader in the code cells; "
                                   "and the figures: the diagrams and the images the notebooks show, but not the "
-                                  "package `figures`."), share_alike
+                                  "plotting package `figures`."), share_alike
     licence = " ".join((ROOT / "LICENSE").read_text(encoding="utf-8").split())
     cc = licence[licence.index("2. The text and the figures: Creative Commons"):licence.index("MIT License Copyright")]
     assert "the comments written for the reader in their code cells" in cc
@@ -3991,9 +3991,15 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     text = flat("README.md")
     assert ("The sections and worked solutions are saved with their outputs; the exercises are left for you to "
             "run.") in text
-    assert ("Three kinds of output are left out of that comparison: timings, which change from run to run, the "
-            "images of the plots, and the ids of the interactive widgets. Memory addresses (`0x…`) are masked before "
-            "it.") in text
+    assert ("The suite reruns the notebooks of `chapters/` (the sections and the appendix) and `solutions/`, and "
+            "compares their outputs with the saved ones.") in text
+    assert "appendix.ipynb" in {p.name for p in (ROOT / "chapters" / "en").glob("*.ipynb")}
+    assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["pytest"]["ini_options"]["testpaths"])
+    # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it"
+    assert ("Three kinds of output are left out of that comparison: timings, which change from run to run; the "
+            "images of the plots; and the ids of the interactive widgets. Memory addresses (`0x…`) are masked before "
+            "the comparison.") in text
     # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
     # and the suite's --nbval-sanitize-with file masks memory addresses
     assert "Two kinds of output" not in text
@@ -4002,11 +4008,23 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     assert "application/vnd.jupyter.widget-view+json" in inspect.getsource(nbval.plugin.IPyNbFile.__init__)
     sanitize = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
     assert "regex: 0x[0-9a-fA-F]" in sanitize and "replace: 0xADDRESS" in sanitize, sanitize
-    # read66 R C2: "every number" once claimed more than the test of prose numbers checks; the README says its scope
-    assert ("Another test, `tests/test_prose_numbers.py`, reads every number that the text of a section gives to "
-            "three or more decimal places. The section, or a section it cites, must print or assert that number.") \
-        in text
-    assert "three or more decimals" in (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")[:200]
+    # read66 R C2: "every number" once claimed more than the test of prose numbers checks; the README says its scope.
+    # read71 R C1: it then said "must print or assert", stricter than the test, which takes any number of the
+    # section's code or saved output; it read only the English, counted a cited section only when the same
+    # Markdown cell cites it, and exempted two constants the README did not name
+    assert ("Another test, `tests/test_prose_numbers.py`, checks each number that a section's English text gives to "
+            "three or more decimal places: it must appear, to those places, in the section's code or saved output, "
+            "or in those of a section cited in the same Markdown cell. Two constants are exempt: 1/√2 ≈ 0.707 and "
+            "GELU's 0.044715.") in text
+    assert "must print or assert that number" not in text and "or a section it cites" not in text
+    source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
+    [constants] = [node.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
+                   and [ast.unparse(target) for target in node.targets] == ["CONSTANTS"]]
+    assert set(ast.literal_eval(constants)) == {"0.707", "0.044715"}, ast.unparse(constants)
+    assert "three or more decimals" in source[:200]
+    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in source           # the English text only
+    assert "ANY_NUMBER.finditer(code + \"\\n\" + _printed(number))" in source        # any number of code or output
+    assert r're.findall(r"§(\d+)", paragraph)' in source and "for paragraph in paragraphs" in source
     # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
     options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert "--nbval" in options["addopts"].split() and "--nbdime" not in options["addopts"]
@@ -4023,6 +4041,22 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     for path in sorted((ROOT / "exercises").glob("*/*.ipynb")):
         outputs = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code" and c.outputs]
         assert not outputs, f"{path.relative_to(ROOT)} is committed with outputs"
+
+
+def test_the_readme_gives_the_rule_of_generated_notebooks_to_whoever_changes_the_course():
+    """README.md (read71 R C2): "Every notebook is generated from `src/`: edit the source, never the notebook" stood
+    in the learner's paragraph, while every exercise notebook asks the learner to replace a line with code (its
+    opening, from src/solutions/exNN_*.py). The rule is for whoever changes the course: tools/build_notebooks.py
+    writes every notebook from its source."""
+    text = flat("README.md")
+    assert "never the notebook" not in text and "Every notebook is generated from `src/`: edit" not in text
+    assert ("All the notebooks are generated from `src/`. To change the course itself, edit the source, not the "
+            "notebook ([CONTRIBUTING.md](CONTRIBUTING.md)).") in text
+    sets = sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
+    assert sets and all(re.search(r"[Rr]eplace (?:that|the) line", p.read_text(encoding="utf-8")) for p in sets)
+    builder = ast.get_docstring(ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")))
+    assert "Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``" in builder
+    assert "also yields ``exercises/{zh,en,ru}/<name>.ipynb``" in builder
 
 
 def test_the_readme_names_the_mask_bugs_section_1_shows():
