@@ -1214,7 +1214,8 @@ def test_the_notebook_time_target_is_the_benchmarks():
     now links that list, says that no test enforces it, and names the two notebooks that train."""
     from course_i18n import LANGUAGES
     text = flat("CONTRIBUTING.md")
-    link = '([docs/maintainers.md, "Benchmarks: what `make bench` times"](docs/maintainers.md#benchmarks-what-make-bench-times))'
+    link = ('([docs/maintainers.md, "Benchmarks: what `make bench` times"]'
+            '(docs/maintainers.md#benchmarks-what-make-bench-times))')
     assert f"Keep each notebook within its time target {link}." in text
     assert "No test enforces these targets." in text and "To save time in §7 or §8, the two that train," in text
     m = re.search(r"`bench/notebook_times\.py`: at most (\d+) s for each notebook, except §7 \(at most (\d+) s\) and "
@@ -1276,9 +1277,10 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert ("A notebook fails if its kernel reports another; `tools/numeric_configs.py` lists them, and its "
             "docstring explains the check.") in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
-    # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
+    # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode;
+    # read71 A: the sandbox's tests moved to docs/maintainers.md, "Testing a change to the sandbox")
     assert ("Without root, the root-mode tests are skipped; under `CI=true` (CI runs as root, with every piece "
-            "installed) they fail instead (`unavailable()` in `tests/conftest.py`).") in contributing
+            "installed) they fail instead (`unavailable()` in `tests/conftest.py`).") in _sandbox_tests_part()
     [unavailable] = [node for node in ast.parse((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")).body
                      if isinstance(node, ast.FunctionDef) and node.name == "unavailable"]
     assert "under CI=true, where every piece is installed, fail instead" in " ".join(
@@ -1883,14 +1885,30 @@ def test_exercises_md_says_where_case_and_kind_are_described():
     assert "a `Case` may also carry `setup`, code run before the call" in text
 
 
-def test_the_sandbox_command_runs_the_tests_the_guide_names():
-    """CONTRIBUTING.md's part on the grader's sandbox names the tests a change must pass and the command that runs
-    them as root. The command once ended in a literal `…` (pasted, pytest found no file `…`): it now names the same
-    files as the sentence before it, each of them a test file of the repository."""
+def _sandbox_tests_part():
+    """docs/maintainers.md's "Testing a change to the sandbox", where CONTRIBUTING.md's part on the grader's sandbox
+    sends the reader (read71 A: the tests moved there, where docs/maintainers.md named two of them again)."""
     text = flat("CONTRIBUTING.md")
     start = text.index("### The grader's sandbox")
-    bullet = text[start:text.index("### ", start + 4)]
-    named = re.search(r"A change must pass ((?:`tests/\S+\.py`(?:, | and )?)+)\. Run them as root", bullet)
+    part = text[start:text.index("## ", start + 4)]
+    assert ("Its last part, [Testing a change to the sandbox](docs/maintainers.md#testing-a-change-to-the-sandbox), "
+            "names the tests a change must pass and how to check that the grader is no slower.") in part
+    guide = flat("docs", "maintainers.md")
+    start = guide.index("### Testing a change to the sandbox")
+    assert guide.index("## Hidden tests and their secret") > start and "### " not in guide[start + 4:guide.index(
+        "## Hidden tests and their secret")], "the sandbox's tests are no longer the last part of its section"
+    assert guide.count("sudo .venv/bin/python -m pytest tests/test_grading_sandbox.py") == 1
+    return guide[start:guide.index("## Hidden tests and their secret")]
+
+
+def test_the_sandbox_command_runs_the_tests_the_guide_names():
+    """docs/maintainers.md's part on testing a change to the sandbox (moved from CONTRIBUTING.md by read71 A) names
+    the tests a change must pass and the command that runs them as root. The command once ended in a literal `…`
+    (pasted, pytest found no file `…`): it now names the same files as the sentence before it, each of them a test
+    file of the repository."""
+    bullet = _sandbox_tests_part()
+    named = re.search(r"A change to the sandbox or to `_warm\.py` must pass ((?:`tests/\S+\.py`(?:, | and )?)+) "
+                      r"\(the hostile submissions\)\. Run them as root", bullet)
     [command] = re.findall(r"sudo \.venv/bin/python -m pytest ((?:tests/\S+\.py ?)+) -q", bullet)
     files = re.findall(r"`(tests/\S+\.py)`", named.group(1)) if named else []
     assert len(files) == 3 and command.split() == files, (files, command)
@@ -2171,12 +2189,11 @@ def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
 
 
 def test_the_sandbox_tests_are_said_to_need_bubblewrap_as_they_do():
-    """CONTRIBUTING.md's part on the grader's sandbox says its tests need bubblewrap as well as root, and that
+    """docs/maintainers.md's part on testing the grader's sandbox (CONTRIBUTING.md's until read71 A) says its tests
+    need bubblewrap as well as root, and that
     `make test` installs it (without `bwrap` they only skip): tools/system-packages.txt gives bubblewrap to the `test`
     target, the Makefile's `test` installs that target's packages, and the sandbox tests need `bwrap`."""
-    text = flat("CONTRIBUTING.md")
-    start = text.index("### The grader's sandbox")
-    bullet = text[start:text.index("### ", start + 4)]
+    bullet = _sandbox_tests_part()
     assert "Run them as root, with bubblewrap installed (`make test` installs it; see `tools/system-packages.txt`)" \
         in bullet
     rows = [[cell.strip() for cell in line.split("|")] for line in
@@ -3228,10 +3245,11 @@ def _named_or_excused(readers, named, not_named, what, where):
         f"{sorted(set(not_named) - (readers - named))}")
 
 def test_the_grader_speed_command_prints_the_seconds_per_submission():
-    """CONTRIBUTING.md's sandbox part compares the seconds per submission of `bench/grading_speed.py --count 20`
+    """docs/maintainers.md's sandbox part (CONTRIBUTING.md's until read71 A) compares the seconds per submission of
+    `bench/grading_speed.py --count 20`
     before and after a change (read57 A2 L15: it sent the reader to `make bench`, which runs four benchmarks)."""
     assert ("compare the seconds per submission that `.venv/bin/python bench/grading_speed.py --count 20` prints "
-            "before and after it.") in flat("CONTRIBUTING.md")
+            "before and after it.") in _sandbox_tests_part()
     source = (ROOT / "bench" / "grading_speed.py").read_text(encoding="utf-8")
     assert 'parser.add_argument("--count"' in source and "the seconds per submission" in " ".join(source.split())
 
@@ -3309,9 +3327,9 @@ def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings(
     # read71 A L16, L17: whether the full stop belongs to the form, and what enforces the rule
     assert ("Outside `lib/validate.py`, the docstring of a public function or class starts with the sections that "
             "teach it, followed by a full stop: `§2.`, `§5.9.` (a subsection), `§1, §5.` or `§4-§6.` (a list or a "
-            "range). The appendix names the few exceptions, and its code asserts the rule, so its notebook fails on a "
-            "function or class that breaks it. A method's docstring need not follow the rule.") in flat("CONTRIBUTING.md")
-    appendix_code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")
+            "range). The appendix names the few exceptions and asserts the rule for the rest. A method's docstring "
+            "need not follow the rule.") in flat("CONTRIBUTING.md")
+    appendix_code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")   # what asserts it
     assert "section = SECTIONS.match(inspect.getdoc(obj)" in appendix_code and "assert section, " in appendix_code
     # read66 A L21: several docstrings start with a list or a range of sections, which the appendix's SECTIONS takes
     pattern = re.search(r'^SECTIONS = re\.compile\(r"(.*)"\)$', (ROOT / "src" / "chapters" / "appendix.py").read_text(
@@ -3842,7 +3860,8 @@ def test_only_the_search_script_holds_words_of_its_own():
     assert question and sorted(re.findall(r"^    (\w+):", question.group(1), re.M)) == sorted(LANGUAGES)
     readme = flat("site", "README.md")
     assert "The site's scripts hold no text that a reader sees." in readme
-    assert f"The language-specific data in `{said.group(1)}` is used only to parse a query and is never shown" in readme
+    assert f"The language-specific data in `{said.group(1)}` is used only to parse a query and is never shown" \
+        in readme
 
 
 def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
@@ -4148,21 +4167,26 @@ def test_only_cells_that_print_times_are_left_out_of_nbval():
 
 
 def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
-    """CONTRIBUTING.md, "An exercise" (read62 A C4, A2 C1): every exercise's answer is a function of
-    grading/references.py, and its reference too, unless the spec names another: a `lib` function, or another
+    """docs/exercises.md, where CONTRIBUTING.md's "An exercise" points (read62 A C4, A2 C1): every exercise's answer
+    is a function of grading/references.py, and its reference too, unless the spec names another: a `lib` function,
+    or another
     function of grading/references.py for the exercises the guide names (it once said only "unless a lib function
     computes the expected results", though heads-3's reference is multi_head_causal and its answer
     multi_head_attention). The exceptions are read from the registry, not from the guide."""
     from grading import references, registry
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"Its answer, which the solution notebook shows, goes in `grading/references\.py`\. The grader "
-                     r"computes expected results with the exercise's \*reference\*\. Usually the reference is the "
-                     r"answer itself\. Otherwise it is a `lib` function or, for ([\w-]+), `(\w+)` of "
-                     r"`grading/references\.py`, and the spec names the answer with `answer=`\.",
-                     text)    # answer and reference defined (read63 A2 L8); the function named (read66 A L19); read71 A L15
+    # answer and reference defined (read63 A2 L8); the function named (read66 A L19); read71 A L15: a convoluted
+    # sentence that repeated docs/exercises.md, which now says it alone, and which the guide links
+    assert ("and its answer, which the solution notebook shows, in `grading/references.py`. [docs/exercises.md, "
+            "\"Adding an exercise\"](docs/exercises.md#adding-an-exercise) gives every step, and says which function "
+            "computes the expected results.") in text
+    said = re.search(r"A reference written in `grading/references\.py` is also the answer .* the spec names it with "
+                     r"`answer=\"grading\.references\.\w+\"`\. This is the case for every `lib` reference, and for "
+                     r"([\w-]+), whose reference \(`(\w+)`\)", flat("docs", "exercises.md"))
     registry_source = (ROOT / "grading" / "registry.py").read_text(encoding="utf-8")
-    assert "answer_spec: object = None          # the notebook's answer: a callable or its dotted name (None: the reference)" in registry_source
-    assert said, "CONTRIBUTING.md no longer says where an exercise's answer and reference are"
+    assert ("answer_spec: object = None          # the notebook's answer: a callable or its dotted name (None: the "
+            "reference)") in registry_source
+    assert said, "docs/exercises.md no longer says which exercises' answer is not their reference"
     other_reference = set()
     for ex in registry.Registry().values():
         assert ex.answer.__module__ == references.__name__, ex.id
