@@ -509,14 +509,17 @@ def test_the_limits_the_guides_quote_are_the_codes():
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     assert contributing.count(f"{int(most.group(1)):,}") == 1
-    start = contributing.index("### A new `lib` function")
-    step = contributing[start:contributing.index("## Changing `lib`", start)]
-    # read69 A L14: the steps for a new function stand straight before the rules of "Changing lib" they point to
-    assert "### " not in step[4:] and contributing.index("## Where a change goes") < start
+    start = contributing.index("### A new function")
+    step = contributing[start:]
+    # read69 A L14 put the steps for a new function straight before the rules of "Changing lib" they point to;
+    # read71 A L14: they still sent the reader forward, so they now close "Changing lib", after every rule they link
+    assert "### " not in step[4:] and contributing.index("## Changing `lib`") < start
+    for anchor in ("argument-checks", "docstrings-and-size", "mutants"):
+        assert f"](#{anchor})" in step and contributing.index(f"### {anchor.replace('-', ' ').capitalize()}") < start
     # read66 A C2: not every function has a check; the step points to the few that check nothing
     # read69 A L15: four instructions and three links were one sentence
-    assert ('with a docstring and an argument check in `lib/validate.py` ([Changing `lib`](#changing-lib); a [few '
-            'functions](#argument-checks) check nothing).') in step
+    assert ('with a docstring and an argument check in `lib/validate.py` (a [few functions](#argument-checks) check '
+            'nothing).') in step
     assert "* A few functions check nothing:" in contributing[contributing.index("### Argument checks"):]
     today = "`lib` is at its [size limit](#docstrings-and-size) today, so make room first."
     assert today in step.split("1. ", 1)[1].split(" 2. ", 1)[0]
@@ -525,13 +528,14 @@ def test_the_limits_the_guides_quote_are_the_codes():
     assert "`wc -l lib/*.py` counts the lines as the test does" in contributing
     assert contributing.count("wc -l") == 1
     # read69 A L19: "every `:func:` target" understated a test that resolves the target of every Sphinx role
-    assert ("It names only what exists: every target of a Sphinx role (`:func:`, `:class:`, …) and every dotted `lib.` "
-            "name in it resolves (`tests/test_lib_size.py`).") in contributing
+    # read71 A L11: "Sphinx role" said what it is
+    assert ("It names only what exists: every target of a cross-reference (a Sphinx role such as `:func:` or "
+            "`:class:`) and every dotted `lib.` name in it resolves (`tests/test_lib_size.py`).") in contributing
     assert r'":(?:func|class|meth|mod|data|attr):`~?([\w.]+)`"' in test
     assert "as `wc -l lib/*.py` counts them" in test and "splitlines()" in test
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (ROOT / "lib").glob("*.py"))
     assert lines == int(most.group(1)), (
-        f"lib has {lines} lines, not its limit of {most.group(1)}: CONTRIBUTING.md's step 1 of \"A new `lib` "
+        f"lib has {lines} lines, not its limit of {most.group(1)}: CONTRIBUTING.md's step 1 of \"A new "
         f"function\" says {today!r}; say how much room there is now (and change this test with it)")
     instructors = flat("docs", "instructors.md")
     explained = re.search(r"For each exercise it explains up to (\w+) failed tests, at most (\w+) of them public",
@@ -1210,7 +1214,8 @@ def test_the_notebook_time_target_is_the_benchmarks():
     now links that list, says that no test enforces it, and names the two notebooks that train."""
     from course_i18n import LANGUAGES
     text = flat("CONTRIBUTING.md")
-    link = '([docs/maintainers.md, "Benchmarks"](docs/maintainers.md#benchmarks-what-make-bench-times))'
+    link = ('([docs/maintainers.md, "Benchmarks: what `make bench` times"]'
+            '(docs/maintainers.md#benchmarks-what-make-bench-times))')
     assert f"Keep each notebook within its time target {link}." in text
     assert "No test enforces these targets." in text and "To save time in §7 or §8, the two that train," in text
     m = re.search(r"`bench/notebook_times\.py`: at most (\d+) s for each notebook, except §7 \(at most (\d+) s\) and "
@@ -1235,9 +1240,15 @@ def test_the_notebook_time_target_is_the_benchmarks():
     # one notebook timed alone, without the rest of `make bench` (read63 A L16: the guide named only `make bench`)
     # read66 A C1: `--only` times the section in every language, and again in a plain kernel for §7 and §8
     # read69 A L13: "once more as a learner's plain kernel runs it" read as true of every section
-    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language; "
-                    r"for §7 and §8 it also times a learner's plain kernel\. It marks each time over its target\. "
-                    r"`make bench` times all of them\.", text)
+    # read71 A L10, L11: "a learner's plain kernel" unexplained; "`make bench` times all of them" read as if it timed
+    # only notebooks, though it runs four scripts
+    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language\. "
+                    r"For §7 and §8 it also times a plain kernel, with NumPy's and OpenBLAS's defaults, as a learner's "
+                    r"Jupyter starts it\. It marks each time over its target\. `make bench` times every notebook, along "
+                    r"with its other benchmarks\.", text)
+    assert 'a plain kernel (no numerical configuration), as a learner\'s Jupyter starts it' in bench
+    assert len(re.search(r"^bench:.*\n((?:\t.*\n)*)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+               .group(1).splitlines()) > 1
     assert "learner=True" in bench and 'glob(f"*/{args.only' in bench
     assert "if path.stem in TARGETS:\n                wall, cpu = run(path, learner=True)" in bench
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
@@ -1266,9 +1277,10 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert ("A notebook fails if its kernel reports another; `tools/numeric_configs.py` lists them, and its "
             "docstring explains the check.") in contributing
     assert "fails the notebook" in " ".join(doc("tools", "numeric_configs.py").split())
-    # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode)
+    # what root-mode tests do without root (CONTRIBUTING once sent the reader to exercises.md, which names no root mode;
+    # read71 A: the sandbox's tests moved to docs/maintainers.md, "Testing a change to the sandbox")
     assert ("Without root, the root-mode tests are skipped; under `CI=true` (CI runs as root, with every piece "
-            "installed) they fail instead (`unavailable()` in `tests/conftest.py`).") in contributing
+            "installed) they fail instead (`unavailable()` in `tests/conftest.py`).") in _sandbox_tests_part()
     [unavailable] = [node for node in ast.parse((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")).body
                      if isinstance(node, ast.FunctionDef) and node.name == "unavailable"]
     assert "under CI=true, where every piece is installed, fail instead" in " ".join(
@@ -1279,7 +1291,8 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
                      re.M)
     # what CI=true is, said where the guide first names it (read61 A2 L23: it was said only in the sandbox part)
     first = contributing.index("`CI=true`")
-    assert contributing[first:].startswith("`CI=true`, which the CI script `.ci/run` sets,"), contributing[first:first + 80]
+    assert contributing[first:].startswith("`CI=true`, which `.ci/run` sets for continuous integration (CI, the "
+                                           "automatic test run),"), contributing[first:first + 80]
     assert re.search(r"^export CI=true$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
     assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
@@ -1872,14 +1885,30 @@ def test_exercises_md_says_where_case_and_kind_are_described():
     assert "a `Case` may also carry `setup`, code run before the call" in text
 
 
-def test_the_sandbox_command_runs_the_tests_the_guide_names():
-    """CONTRIBUTING.md's part on the grader's sandbox names the tests a change must pass and the command that runs
-    them as root. The command once ended in a literal `…` (pasted, pytest found no file `…`): it now names the same
-    files as the sentence before it, each of them a test file of the repository."""
+def _sandbox_tests_part():
+    """docs/maintainers.md's "Testing a change to the sandbox", where CONTRIBUTING.md's part on the grader's sandbox
+    sends the reader (read71 A: the tests moved there, where docs/maintainers.md named two of them again)."""
     text = flat("CONTRIBUTING.md")
     start = text.index("### The grader's sandbox")
-    bullet = text[start:text.index("### ", start + 4)]
-    named = re.search(r"A change must pass ((?:`tests/\S+\.py`(?:, | and )?)+)\. Run them as root", bullet)
+    part = text[start:text.index("## ", start + 4)]
+    assert ("Its last part, [Testing a change to the sandbox](docs/maintainers.md#testing-a-change-to-the-sandbox), "
+            "names the tests a change must pass and how to check that the grader is no slower.") in part
+    guide = flat("docs", "maintainers.md")
+    start = guide.index("### Testing a change to the sandbox")
+    assert guide.index("## Hidden tests and their secret") > start and "### " not in guide[start + 4:guide.index(
+        "## Hidden tests and their secret")], "the sandbox's tests are no longer the last part of its section"
+    assert guide.count("sudo .venv/bin/python -m pytest tests/test_grading_sandbox.py") == 1
+    return guide[start:guide.index("## Hidden tests and their secret")]
+
+
+def test_the_sandbox_command_runs_the_tests_the_guide_names():
+    """docs/maintainers.md's part on testing a change to the sandbox (moved from CONTRIBUTING.md by read71 A) names
+    the tests a change must pass and the command that runs them as root. The command once ended in a literal `…`
+    (pasted, pytest found no file `…`): it now names the same files as the sentence before it, each of them a test
+    file of the repository."""
+    bullet = _sandbox_tests_part()
+    named = re.search(r"A change to the sandbox or to `_warm\.py` must pass ((?:`tests/\S+\.py`(?:, | and )?)+) "
+                      r"\(the hostile submissions\)\. Run them as root", bullet)
     [command] = re.findall(r"sudo \.venv/bin/python -m pytest ((?:tests/\S+\.py ?)+) -q", bullet)
     files = re.findall(r"`(tests/\S+\.py)`", named.group(1)) if named else []
     assert len(files) == 3 and command.split() == files, (files, command)
@@ -2160,12 +2189,11 @@ def test_each_exercise_set_has_the_files_the_exercise_guide_names_after_it():
 
 
 def test_the_sandbox_tests_are_said_to_need_bubblewrap_as_they_do():
-    """CONTRIBUTING.md's part on the grader's sandbox says its tests need bubblewrap as well as root, and that
+    """docs/maintainers.md's part on testing the grader's sandbox (CONTRIBUTING.md's until read71 A) says its tests
+    need bubblewrap as well as root, and that
     `make test` installs it (without `bwrap` they only skip): tools/system-packages.txt gives bubblewrap to the `test`
     target, the Makefile's `test` installs that target's packages, and the sandbox tests need `bwrap`."""
-    text = flat("CONTRIBUTING.md")
-    start = text.index("### The grader's sandbox")
-    bullet = text[start:text.index("### ", start + 4)]
+    bullet = _sandbox_tests_part()
     assert "Run them as root, with bubblewrap installed (`make test` installs it; see `tools/system-packages.txt`)" \
         in bullet
     rows = [[cell.strip() for cell in line.split("|")] for line in
@@ -2373,9 +2401,12 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     from tools import build_notebooks, nbsource
     text = flat("CONTRIBUTING.md")
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
-    assert ("The notebook builder replaces three placeholders: * `{{course_package}}`, in Markdown and code: what "
-            "`%pip install` installs the course's code from; * `{{course_wheel}}`, in Markdown and code: the file name "
-            "of its wheel (`make wheel`); * `{{lang}}`, in code only: the notebook's language code.") in part  # read62 A L3
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}`, in Markdown and code: where "
+            "`%pip install` gets the course's code, the repository that `_config.yml` names or else the course's "
+            "*wheel* (its package as one `.whl` file, which `make wheel` builds); * `{{course_wheel}}`, in Markdown "
+            "and code: the file name of that wheel; * `{{lang}}`, in code only: the notebook's language code."
+            ) in part  # read62 A L3; read71 A L7: the wheel defined
+    assert "when _config.yml names one, else the course's wheel" in " ".join(build_notebooks.course_package.__doc__.split())
     assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
     assert "`{{name}}`" not in text.replace(part, "")
     assert re.search(r"^wheel:", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
@@ -3131,15 +3162,16 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     import system_packages
     text = flat("CONTRIBUTING.md")
     # read69 A L4: no longer contrasted with `make test`, which the next paragraph introduces
-    assert ("Set up once with `make dev`, which creates `.venv` and installs the Python packages but no Debian "
-            "packages.") in text
+    # read71 A L2: under a heading of its own, "Set up once"
+    assert ("### Set up once You need `make` and Python 3.11 or newer") in text
+    assert ("`make dev` creates `.venv` and installs the Python packages but no Debian packages.") in text
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
-    # too; A2 L11: the packages were described twice)
-    assert ("`make test`, `make book` and `make pdf` first install the Debian packages they need and the machine lacks "
-            "(`tools/system-packages.txt`), which needs root or sudo. `make test SYSTEM_PACKAGES=skip` goes on without "
-            "them, and the tests that need them are skipped. Under `CI=true`, which the CI script `.ci/run` sets, "
-            "those tests fail instead.") in text
-    assert text.count("Debian packages") == 2, text.count("Debian packages")
+    # too; A2 L11: the packages were described twice; read71 A L3: "which needs root" had no clear antecedent)
+    assert ("`make test`, `make book` and `make pdf` first install any Debian package they need that the machine lacks "
+            "(`tools/system-packages.txt`). Installing needs root or sudo. `make test SYSTEM_PACKAGES=skip` goes on "
+            "without them, and the tests that need them are skipped. Under `CI=true`, which `.ci/run` sets for "
+            "continuous integration (CI, the automatic test run), they fail instead.") in text
+    assert text.count("Debian package") == 2, text.count("Debian package")
     targets = {target for p in system_packages.read() for target in p.targets}
     assert targets == {"book", "test", "pdf"}, targets
     assert "skip, naming the tool, except under ``CI=true``, where they fail" in " ".join(system_packages.__doc__.split())
@@ -3184,7 +3216,7 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
                                      r'from test_glossary import|def source_texts'))
     not_named = {   # read the sections, but are not for the loop, and why
         "tests/test_guides.py": "the guides' sentences: run after editing a guide",
-        "tests/test_release.py": "counts the sections for CHANGELOG.md: in \"Before you send a change\"",
+        "tests/test_release.py": "counts the sections for CHANGELOG.md: in \"Before you open a pull request\"",
         "tests/test_nbsource.py": "the source format, on made-up sources",
         "tests/test_numeric_configs.py": "the notebooks' numerical configuration, not their text",
         "tests/test_torch_alignment.py": "runs §5's code against torch, not its prose",
@@ -3213,10 +3245,11 @@ def _named_or_excused(readers, named, not_named, what, where):
         f"{sorted(set(not_named) - (readers - named))}")
 
 def test_the_grader_speed_command_prints_the_seconds_per_submission():
-    """CONTRIBUTING.md's sandbox part compares the seconds per submission of `bench/grading_speed.py --count 20`
+    """docs/maintainers.md's sandbox part (CONTRIBUTING.md's until read71 A) compares the seconds per submission of
+    `bench/grading_speed.py --count 20`
     before and after a change (read57 A2 L15: it sent the reader to `make bench`, which runs four benchmarks)."""
     assert ("compare the seconds per submission that `.venv/bin/python bench/grading_speed.py --count 20` prints "
-            "before and after it.") in flat("CONTRIBUTING.md")
+            "before and after it.") in _sandbox_tests_part()
     source = (ROOT / "bench" / "grading_speed.py").read_text(encoding="utf-8")
     assert 'parser.add_argument("--count"' in source and "the seconds per submission" in " ".join(source.split())
 
@@ -3291,9 +3324,13 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
+    # read71 A L16, L17: whether the full stop belongs to the form, and what enforces the rule
     assert ("Outside `lib/validate.py`, the docstring of a public function or class starts with the sections that "
-            "teach it: `§2.`, `§5.9.` for a subsection, or a list or range such as `§1, §5.` or `§4-§6.`. The appendix "
-            "names the few exceptions, and a method's docstring need not follow the rule.") in flat("CONTRIBUTING.md")
+            "teach it, followed by a full stop: `§2.`, `§5.9.` (a subsection), `§1, §5.` or `§4-§6.` (a list or a "
+            "range). The appendix names the few exceptions and asserts the rule for the rest. A method's docstring "
+            "need not follow the rule.") in flat("CONTRIBUTING.md")
+    appendix_code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")   # what asserts it
+    assert "section = SECTIONS.match(inspect.getdoc(obj)" in appendix_code and "assert section, " in appendix_code
     # read66 A L21: several docstrings start with a list or a range of sections, which the appendix's SECTIONS takes
     pattern = re.search(r'^SECTIONS = re\.compile\(r"(.*)"\)$', (ROOT / "src" / "chapters" / "appendix.py").read_text(
         encoding="utf-8"), re.M).group(1).replace("\\\\", "\\")   # a line of a code cell: its backslashes doubled
@@ -3366,7 +3403,8 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
 
 
 def test_contributing_names_the_release_checks_a_change_can_fail():
-    """CONTRIBUTING.md's "Before you send a change" (read58 A1 L17, L19): the counts CHANGELOG.md's newest entry
+    """CONTRIBUTING.md's "Before you open a pull request" (read58 A1 L17, L19; read71 A L12 renamed it): the counts
+    CHANGELOG.md's newest entry
     states, which tests/test_release.py checks against the code (exercises and points, wrong answers, quiz questions,
     the last section), and LICENSE, which must name every top-level file or folder git tracks."""
     text = flat("CONTRIBUTING.md")
@@ -3388,9 +3426,9 @@ def test_the_translators_guide_takes_the_python_from_contributing():
     assert ('**Set up once** with `make dev`, using the Python version that [CONTRIBUTING.md, "A quick '
             'loop"](../CONTRIBUTING.md#a-quick-loop) requires.') in guide
     loop = text[text.index("## A quick loop"):]
-    assert re.match(r"## A quick loop You need `make` and Python \d\.\d+ or newer \(on Debian or Ubuntu, also the "
-                    r"package `python3-venv`\)\. Run every command from the top of the repository\. Set up once with "
-                    r"`make dev`, which", loop)
+    assert re.match(r"## A quick loop ### Set up once You need `make` and Python \d\.\d+ or newer \(on Debian or "
+                    r"Ubuntu, also the package `python3-venv`\)\. Run every command from the top of the repository\. "
+                    r"`make dev` creates", loop)
     assert not re.search(r"Python \d", guide)
 
 
@@ -3811,9 +3849,10 @@ def test_only_the_search_script_holds_words_of_its_own():
     course-search.js holds, per language, the words it uses to read a query): that script holds them, and
     site/README.md, which the guide links, says where the others get theirs and what that data is for."""
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"The site's scripts \(`site/static/\*\.js`\) show no words of their own "
-                     r"\(\[site/README\.md\]\(site/README\.md\) says where they get theirs\)\. Only `([\w-]+\.js)` "
-                     r"holds words, in each language, to parse a query\.", text)
+    # read71 A L13: "show no words of their own ... Only course-search.js holds words" read as a contradiction
+    said = re.search(r"The site's scripts \(`site/static/\*\.js`\) hold no words that a reader sees: the build gives "
+                     r"them theirs \(\[site/README\.md\]\(site/README\.md\) says how\)\. Only `([\w-]+\.js)` holds "
+                     r"words, those of each language it needs to parse a query, and it never shows them\.", text)
     assert said, "CONTRIBUTING.md no longer says which of the site's scripts holds words"
     from course_i18n import LANGUAGES
     script = (ROOT / "site" / "static" / said.group(1)).read_text(encoding="utf-8")
@@ -3821,7 +3860,8 @@ def test_only_the_search_script_holds_words_of_its_own():
     assert question and sorted(re.findall(r"^    (\w+):", question.group(1), re.M)) == sorted(LANGUAGES)
     readme = flat("site", "README.md")
     assert "The site's scripts hold no text that a reader sees." in readme
-    assert f"The language-specific data in `{said.group(1)}` is used only to parse a query" in readme
+    assert f"The language-specific data in `{said.group(1)}` is used only to parse a query and is never shown" \
+        in readme
 
 
 def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
@@ -4161,18 +4201,26 @@ def test_only_cells_that_print_times_are_left_out_of_nbval():
 
 
 def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
-    """CONTRIBUTING.md, "An exercise" (read62 A C4, A2 C1): every exercise's answer is a function of
-    grading/references.py, and its reference too, unless the spec names another: a `lib` function, or another
+    """docs/exercises.md, where CONTRIBUTING.md's "An exercise" points (read62 A C4, A2 C1): every exercise's answer
+    is a function of grading/references.py, and its reference too, unless the spec names another: a `lib` function,
+    or another
     function of grading/references.py for the exercises the guide names (it once said only "unless a lib function
     computes the expected results", though heads-3's reference is multi_head_causal and its answer
     multi_head_attention). The exceptions are read from the registry, not from the guide."""
     from grading import references, registry
     text = flat("CONTRIBUTING.md")
-    said = re.search(r"Its answer, which the solution notebook shows, goes in `grading/references\.py`\. The grader "
-                     r"computes expected results with the exercise's \*reference\*: the answer itself, unless the spec "
-                     r"names another function, from `lib` or, for ([\w-]+), `(\w+)` of `grading/references\.py`\.",
-                     text)    # answer and reference defined (read63 A2 L8); the function named (read66 A L19)
-    assert said, "CONTRIBUTING.md no longer says where an exercise's answer and reference are"
+    # answer and reference defined (read63 A2 L8); the function named (read66 A L19); read71 A L15: a convoluted
+    # sentence that repeated docs/exercises.md, which now says it alone, and which the guide links
+    assert ("and its answer, which the solution notebook shows, in `grading/references.py`. [docs/exercises.md, "
+            "\"Adding an exercise\"](docs/exercises.md#adding-an-exercise) gives every step, and says which function "
+            "computes the expected results.") in text
+    said = re.search(r"A reference written in `grading/references\.py` is also the answer .* the spec names it with "
+                     r"`answer=\"grading\.references\.\w+\"`\. This is the case for every `lib` reference, and for "
+                     r"([\w-]+), whose reference \(`(\w+)`\)", flat("docs", "exercises.md"))
+    registry_source = (ROOT / "grading" / "registry.py").read_text(encoding="utf-8")
+    assert ("answer_spec: object = None          # the notebook's answer: a callable or its dotted name (None: the "
+            "reference)") in registry_source
+    assert said, "docs/exercises.md no longer says which exercises' answer is not their reference"
     other_reference = set()
     for ex in registry.Registry().values():
         assert ex.answer.__module__ == references.__name__, ex.id
@@ -4306,3 +4354,70 @@ def test_words_md_names_every_row_the_check_cannot_read():
             "heading, or a heading that names no language of the course.") in flat("docs", "words.md")
     rows, unreadable = test_glossary.read_table("# Words we do not use\n\n| `stray` | a row under no heading |\n")
     assert not rows and unreadable == ["| `stray` | a row under no heading |"]
+
+
+def _words_rule(text):
+    """The rule of "Rules for code cells" on which cells print words, or None."""
+    rule = re.search(r"Print no prose, and label plots with symbols \(i, j, t, h\), not words\. (.*?) \* Only §8", text)
+    return rule and rule.group(1)
+
+
+def test_the_rule_on_printed_words_leaves_room_for_section_8s_page_text_cells():
+    """CONTRIBUTING.md, "Rules for code cells" (read71 A C1: it said only the interactive figures print words, though
+    the next rule has §8's `page-text` cells print verse and text a model generates, and the English notebook's
+    second such cell prints lines of it). The rule names those cells; the old wording fails the same reading."""
+    import json
+    said = _words_rule(flat("CONTRIBUTING.md"))
+    assert said and said.startswith("Apart from §8's `page-text` cells (next rule), only the interactive figures "
+                                    "(`figures/interactive.py`) print words"), said
+    old = ("Print no prose, and label plots with symbols (i, j, t, h), not words. Only the interactive figures "
+           "(`figures/interactive.py`) print words: those of every language, the same in each notebook. * Only §8 may")
+    assert not _words_rule(old).startswith("Apart from §8's `page-text` cells")     # the negative control
+    cells = json.loads((ROOT / "chapters" / "en" / "08_real_text.ipynb").read_text(encoding="utf-8"))["cells"]
+    printed = ["".join(out.get("text", "")) for cell in cells if "page-text" in cell.get("metadata", {}).get("tags", [])
+               for out in cell.get("outputs", [])]
+    assert any(len(re.findall(r"\b[A-Za-z]{2,}\b", out)) >= 10 for out in printed), "§8's page-text cells print no words"
+
+
+def _dtype_step(text):
+    step = re.search(r"3\. (Add it to `tests/test_dtypes\.py`.*?)\. Then test it on random shapes", text)
+    return step and step.group(1)
+
+
+def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
+    """CONTRIBUTING.md, "A new function", step 3 (read71 A C2: it sent the reader to tests/test_properties.py for
+    dtypes, though tests/test_dtypes.py holds the dtype rule and fails on a public function of the modules it reads
+    that it does not name). The modules the step names are the test's; the old step names no dtype test."""
+    step = _dtype_step(flat("CONTRIBUTING.md"))
+    assert step, "CONTRIBUTING.md's step 3 for a new function no longer names tests/test_dtypes.py"
+    assert "checks the dtype rule of `lib/__init__.py`" in step
+    source = (ROOT / "tests" / "test_dtypes.py").read_text(encoding="utf-8")
+    assert "The package's one dtype rule (lib/__init__)" in source and "* dtypes:" in (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
+    read = re.search(r"for module in \(([\w, ]+)\):\n.*\n.*\n.*\n.*\n.*missing\.append", source).group(1).split(", ")
+    assert set(re.findall(r"`(\w+)`", step.split("public function of", 1)[1])) == set(read) - {"fast"}, read
+    old = ("3. Test it on random shapes and dtypes (`tests/test_properties.py`) and against what the section states "
+           "(`tests/test_chapter_numbers.py`).")
+    assert _dtype_step(old) is None                                               # the negative control
+
+
+def _lib_entry(text):
+    return re.search(r"\* `lib/`: the shared NumPy code, where each function a section teaches is written once"
+                     r"( \(except the position encodings that §(\d+\.\d+) compares, which stay in its notebook\))?;", text)
+
+
+def test_the_layout_says_which_taught_code_is_not_in_lib():
+    """CONTRIBUTING.md's layout (read71 A C3: it said lib held every function a section teaches, though §3.5 defines
+    the position encodings it compares in its own notebook, as §0.6 says). The exception is named; the old entry,
+    without it, fails the same reading."""
+    entry = _lib_entry(flat("CONTRIBUTING.md"))
+    assert entry and entry.group(1), "CONTRIBUTING.md's layout no longer names the code of §3.5 that is not in lib"
+    old = "* `lib/`: the shared NumPy code, where each function a section teaches is written once;"
+    assert _lib_entry(old) and not _lib_entry(old).group(1)                      # the negative control
+    source = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
+    assert f"## {entry.group(2)} " in source
+    for name in ("sinusoidal", "rope_score"):
+        assert f"\ndef {name}(" in source
+        assert not any(re.search(rf"^def {name}\(", p.read_text(encoding="utf-8"), re.M)
+                       for p in (ROOT / "lib").glob("*.py")), name
+    assert f"Apart from the position encodings that §{entry.group(2)} compares in its notebook" in flat(
+        "src", "chapters", "00_start.py")
