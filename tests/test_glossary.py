@@ -693,3 +693,19 @@ def test_the_future_perturbation_test_keeps_its_full_name_in_chinese():
     assert len(found) == 1 and "'扰动检验'" in found[0], found
     assert not violations([("demo", "zh", "带阴性对照的未来扰动检验；未来扰动检验报告泄漏；扰动必须改动每一个未来位置。",
                             "markdown")])
+
+
+def test_a_forbidden_key_stays_in_the_softmax_in_every_language():
+    """`masked_softmax` keeps a forbidden key in the sum with exp(−∞) = 0 (lib/attention.py). The rows of
+    docs/words.md caught "does not enter the denominator", but the §5.9 quiz said "never enters the softmax" in all
+    three languages (read72 zh-35 C1); the rows now catch the softmax too. What the code does passes."""
+    found = violations([("demo", "en", "A future key never enters the softmax of the definition either.", "markdown"),
+                        ("demo", "zh", "在定义里，未来的键同样不进入 softmax。", "markdown"),
+                        ("demo", "ru", "В определении будущий ключ тоже не участвует в softmax.", "markdown")])
+    assert len(found) == 3, found
+    assert not violations([
+        ("demo", "en", "The definition keeps a future key in the softmax's sum, but it adds exactly 0 there.",
+         "markdown"),
+        ("demo", "zh", "在定义里，未来的键仍留在 softmax 的求和中，只是给分母贡献的恰好是 0。", "markdown"),
+        ("demo", "ru", "В определении будущий ключ остаётся в сумме softmax, но вносит в знаменатель ровно 0.",
+         "markdown")])

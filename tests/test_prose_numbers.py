@@ -169,7 +169,7 @@ def test_section_3_opens_with_the_keys_a_query_may_read():
     from lib.attention import causal_allowed
     allowed = causal_allowed(4, 4)
     assert allowed.diagonal().all() and allowed.sum() == 10 and not np.triu(allowed, 1).any()
-    said = {"en": "which keys come at or before it", "zh": "哪些键不在它之后（与它同一位置的键也算在内）",
+    said = {"en": "which keys come at or before it", "zh": "可以读哪些键（位于它之前或与它同一位置的键）",
             "ru": "какие ключи стоят не позже него"}
     for lang, words in said.items():
         assert words in " ".join(_opening(lang, "03_positions").split()), lang
