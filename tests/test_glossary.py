@@ -619,6 +619,41 @@ def test_sections_1_and_2_say_what_the_code_computes():
     assert len([text for text in section_1 if "нарастающее" in text]) == 2      # cell 2's comment and cell 3
 
 
+
+def test_sections_1_and_2_name_what_they_print_and_ask():
+    """read72 en-12 C1-C3, in every language. §2.8's cell prints the unscaled products q₃·k_j, and the text
+    after it called its 1.5 and 1 scores, which the glossary, §2.3 and lib/attention.py define as q·k/√d: they are dot
+    products, and the scores of the rank argument carry their /√d. §1.10 said that EOS must not be given a padding
+    *role*, though EOS is the input filler (lib/data.py); what it must not be is a padding index. The §2.8 quiz asked
+    for "the highest rank ... for any T", which is T when T < 4: it asks for the smallest bound that holds for every T.
+    """
+    texts = list(source_texts())
+    cell = [(lang, text) for where, lang, text, _ in texts if where.startswith("src/chapters/02_heads.py cell")
+            and re.search(r"春.{0,60}?1[.,]5", text)]
+    dot_product = {"en": r"dot product 1\.5", "zh": r"点积是 1\.5", "ru": r"скалярное произведение[^.]{0,30}1,5"}
+    assert {lang for lang, _ in cell} == set(LANGUAGES), cell
+    assert all(re.search(dot_product[lang], text) for lang, text in cell), cell
+    rank = [(lang, text) for where, lang, text, _ in texts if where.startswith("src/chapters/02_heads.py cell")
+            and "Q^{(h)} K^{(h)\\top}" in text]
+    assert {lang for lang, _ in rank} == set(LANGUAGES), rank
+    assert all("Q^{(h)} K^{(h)\\top} / \\sqrt d" in text for _, text in rank), rank
+    stop = {"en": r"(?<=\.)\s+", "zh": r"(?<=。)", "ru": r"(?<=\.)\s+"}
+    role = {"en": (r"padding index", r"padding role"), "zh": (r"填充编号", r"角色"), "ru": (r"индекс\w* дополнения", r"рол")}
+    forbids = {"en": r"must not", "zh": r"不能", "ru": r"нельзя"}
+    eos = [(lang, sentence) for where, lang, text, _ in texts if where.startswith("src/chapters/01_allowed_set.py cell")
+           for sentence in re.split(stop[lang], text)
+           if "`padding_idx`" in sentence and "`ignore_index`" in sentence and re.search(forbids[lang], sentence)]
+    assert {lang for lang, _ in eos} == set(LANGUAGES), eos
+    wrong = [(lang, sentence) for lang, sentence in eos
+             if not re.search(role[lang][0], sentence) or re.search(role[lang][1], sentence)]
+    assert not wrong, wrong
+    bound = {"en": (r"smallest number", r"whatever T"), "zh": (r"最小", r"不论 T"), "ru": (r"наименьшее", r"при любом T")}
+    question = [(lang, text) for where, lang, text, _ in texts
+                if where == "src/quizzes/02_heads.py §2.8 question 3" and "D = 16" in text and "H = 4" in text]
+    assert {lang for lang, _ in question} == set(LANGUAGES), question
+    assert all(re.search(a, text) and re.search(b, text) for lang, text in question for a, b in [bound[lang]]), question
+    assert not [text for where, lang, text, _ in texts if lang == "en" and "02_heads" in where and "for any T" in text]
+
 def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     """编号 is a token's id (docs/glossary.md). §6 once also numbered its checks with it, so that its comment
     "两个不合规的输入：编号 6" (token id 6) read as check no. 6, the cache (read65 zh-68 C2). Every zh text whose

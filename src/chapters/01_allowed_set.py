@@ -60,7 +60,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
-Exercise mask-3 (exercise set 1) tests any weights for these properties, with its own tolerance `atol`: every entry is finite, every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that test: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
+Exercise mask-3 (exercise set 1) checks any set of weights for these properties, with a tolerance `atol` of its own: every entry is finite, every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that check: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
 """)
 
 md(r"""
@@ -152,7 +152,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So build the mask with `causal_allowed` and pass it as it is.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So build the mask with `causal_allowed` and pass it unchanged.
 """)
 
 md(r"""
@@ -185,11 +185,11 @@ assert np.isnan(unstable[0]) and unstable[1] == 0.0
 """)
 
 md(r"""
-All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 one third. Forbidding a key means excluding it from the normalisation. `masked_softmax` replaces its score with $-\infty$, and the familiar additive mask adds $-\infty$ to it. Either way it stays in the sum but adds exactly 0 to the denominator, since $\exp(-\infty)$ is 0 whatever the other scores are. A finite score gives 0 only once it lies far enough below the row's largest score (§1.10).
+All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to its future, and query 1 one third. Forbidding a key means giving it no share of the normalisation. `masked_softmax` replaces its score with $-\infty$; the familiar additive mask adds $-\infty$ to it. Either way the key's term stays in the sum but adds exactly 0 to the denominator, since $\exp(-\infty)$ is 0 whatever the other scores are. A finite score gives 0 only once it lies far enough below the row's largest score (§1.10).
 """)
 
 md(r"""
-In the numerically stable form of §0.1, the helper `softmax` subtracts each row's largest score before `exp`. The weights stay the same, because every term of the row is divided by the same factor. But no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
+In the numerically stable form of §0.1, the helper `softmax` subtracts each row's largest score before `exp`. The weights stay the same, because numerator and denominator are both divided by the same factor, $e^{\max_j s_{ij}}$; and no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
 """)
 
 md(r"""
@@ -229,7 +229,7 @@ plt.show()
 """, alt="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.")
 
 md(r"""
-The wrong order does more than break the row sums. Its denominator contains the scores of future keys, so the future leaks in through the denominator. Change only the score between query 0 and its future key 2, from 0 to 2:
+The wrong order does more than break the row sums. Its denominator includes the exponentials of the future keys' scores, so the future leaks in through it. Change only the score between query 0 and its future key 2, from 0 to 2:
 """)
 
 code("""
@@ -300,7 +300,7 @@ print(type(refusal(causal_allowed, 4, 3)).__name__)
 md(r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: the query there is ordinary, reads positions 0–2 and produces an output, which is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
+Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: the query there is an ordinary one: it reads positions 0–2 and produces an output, which is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
 """)
 
 code("""
@@ -343,7 +343,7 @@ Because of the way `collate` lays out a batch, the positions whose input is EOS 
 """)
 
 md(r"""
-Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss. An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Letting an empty row pass as "padding, unscored anyway" is a mistake, and so is raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
+Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss. An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Two mistakes follow from confusing them: letting an empty row pass as "padding, unscored anyway", and raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
 """)
 
 code("""
@@ -359,7 +359,7 @@ assert (keys_readable >= 1).all()
 md(r"""
 There is one more reason why right padding is harmless: real queries cannot read it. A model that supports padding on either side must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only.
 
-Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, and the causal condition has excluded it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two masks differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
+Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, where the causal condition excludes it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two masks differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
 
 code("""
@@ -382,7 +382,7 @@ assert np.isfinite(masked_softmax(S, ~general[1])).all()
 """)
 
 md(r"""
-The complement of `general` still raises: the mask of sequence 0 is the plain causal one, whose last row reads every key. But `general[1]`, the mask of the row of 雨, has no such row, and its complement passes without an error (the code above checks both).
+The complement of `general` still raises: the mask of 春雨 (batch row 0) is the plain causal one, whose last query reads every key. But `general[1]`, the mask of 雨, has no such query, so its complement passes without an error (the code above checks both).
 
 The numbers agree: computing 雨 alone without padding (T = 2) gives the same two outputs as the first two outputs of its row in the batch:
 """)
@@ -481,7 +481,7 @@ A zero weight therefore cannot tell which keys were forbidden; only the mask can
 
 ### EOS is not a padding index
 
-§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. It follows that EOS must not be given a padding role either: not as the `padding_idx` of PyTorch's `nn.Embedding`, and not as the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so giving it either role would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. −100 is not a token id at all, and `decode` refuses it outright:
+§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so making it either index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. −100 is not a token id at all, and `decode` refuses it outright:
 """)
 
 code("""

@@ -159,7 +159,7 @@ assert np.array_equal(wrong.reshape(B, T, D), x)
 md(r"""
 The shape test passes, yet 32 of the 48 entries are in the wrong place. The first one: coordinate 0 of head 0 in the row for t = 1 should be feature 0 of time 1, but it holds feature 4 of **time 0**.
 
-Notice also what does **not** catch the bug: reshaping back with `wrong.reshape(B, T, D)` gives `x` exactly, so a round-trip test passes as well. Only a check that compares individual indices with the rule $h \cdot d + a$ finds the problem.
+Notice also what does **not** catch the bug: reshaping back with `wrong.reshape(B, T, D)` gives `x` exactly, so a round-trip test passes as well. Only a check that compares individual entries with the rule $h \cdot d + a$ finds the problem.
 
 Now let us see what happened to time. The two arrays below give, for every row of every head, the time step its contents came from, first for the correct split and then for the reshape-only one:
 """)
@@ -185,7 +185,7 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 """)
 
 md(r"""
-With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs and produces output; the output just differs from the correct one (the last number above). No error message warns you.
+With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs without complaint and simply produces the wrong output (the last number above is its largest error); no error message warns you.
 
 Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right only two of the six rows match their t.
 """)
@@ -197,7 +197,7 @@ plt.show()
 """, alt="Two layouts of sequence 0, each cell a slot (h, t, a) coloured by the time its value came from. Left, split_heads: every row of a head has one colour, equal to t. Right, reshape only: colours mixed within a head.")
 
 md(r"""
-## 2.3 Every head scales by $\sqrt d$ and normalises on its own
+## 2.3 Every head divides by $\sqrt d$ and normalises on its own
 
 Inside head h the score of query i and key j is the dot product of two d-dimensional vectors divided by $\sqrt d$, where d is the width of **this head**, not D:
 
@@ -396,10 +396,10 @@ assert (np.allclose(weights_h0 @ x1[:, :2], [alpha, 1 - alpha])
 md(r"""
 ## 2.6 What the number of heads costs at fixed width
 
-It is easy to think "more heads, bigger model, slower model". At fixed D these costs do not move together, so count each one separately:
+It is easy to think "more heads, bigger model, slower model". At fixed D, parameters, arithmetic and memory do not move together, so count each one separately:
 
 * **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are $D \times D$ each: $4D^2$ parameters. The heads only decide how the columns are grouped.
-* **Matrix products.** The four projections do not see H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
+* **Matrix products.** The four projections do not depend on H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
 * **Attention tables.** Every head has its own $T \times T$ table of weights. If they are kept (the backward pass needs them, or you want to look at them), they take $B\cdot H\cdot T^2$ numbers, growing linearly with H. The softmax has just as many entries to normalise.
 
 `lib.costs.head_costs` turns this into numbers (full $T \times T$ tables, as `lib` computes them). A multiply-add counts as 2 FLOPs. A softmax entry counts as 5 operations: compare with the row maximum, subtract it, exponentiate, add to the row sum, divide by it. The table below is for D = 512, T = 1024, B = 1 and float32 numbers. Its columns are H, d, the parameters $4D^2$, the attention-table entries $BHT^2$ and their size in MiB, the matrix products in GFLOP and the softmax work in millions of operations (M ops).
@@ -480,7 +480,7 @@ head_cost_table(H=[1, 2, 4, 8, 16, 32], D=[128, 256, 512, 1024],
 md(r"""
 ## 2.7 What two heads can do and one cannot
 
-A small example built by hand works through the argument made at the start of this section. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the weights are chosen by hand:
+A small example built by hand works through the argument made at the start of this section. Four positions hold `<bos> 雨 春 风`, and the inputs have width D = 8: coordinates 0–3 are a one-hot code of the position t (§3 shows how a model gets such position information), coordinates 4–7 a one-hot code of the token. Every position should read two things: the previous token, and the `<bos>` at the start. With H = 2 and d = 4 the projection matrices are chosen by hand:
 
 * head 0: the query of position t is 20 times the code of position t − 1 (position 0 has no position before it and uses its own code), its keys are the position codes, its values the token codes. Query t therefore matches key t − 1 alone for $t \ge 1$, and query 0 matches key 0, itself;
 * head 1: every query is 20 times the code of position 0, with the same keys and values, so every query matches key 0 alone.
@@ -589,9 +589,9 @@ assert np.allclose((x5 @ w_q5) @ x5.T, dots.sum(axis=0))
 """)
 
 md(r"""
-Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 score 1.5 and key 2 only 1, so the position just before loses.
+Head 0 finds the two 春 (keys 1 and 3), head 1 the position before (key 2). One head of width 4 compares all four coordinates at once, and its dot product is the sum of the two rows: a single notion of similarity in which "same token" and "just before" are traded against each other. Here the two 春 get the dot product 1.5 and key 2 only 1, so the position just before loses.
 
-The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top}$, are a $T \times T$ matrix, the product of a $T \times d$ and a $d \times T$ matrix, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last printed column gives the largest number of different favourites in one head).
+The price is the width. The scores of head h, $Q^{(h)} K^{(h)\top} / \sqrt d$, are a $T \times T$ matrix, the product of a $T \times d$ and a $d \times T$ matrix, so their rank is at most d: at fixed D, more heads mean lower-rank scores. The cell below measures every head's rank on random inputs with T = D = 16. At d = 1 a score is a product of two numbers, $s_{ij} \propto q_i k_j$, so every query orders the keys by the same number $k_j$, forwards or backwards. A head's favourite key, over all keys and before any mask, is then one of only two (the last printed column gives the largest number of different favourites in one head).
 """)
 
 code(r"""
@@ -618,12 +618,12 @@ Here every head's scores reach rank d, the most they can have. More heads buy mo
 md(r"""
 ## 2.9 More heads do not give each head a nameable role
 
-People like to say "this head tracks syntax, that one the previous word". Nothing in the split guarantees anything of the kind. The split only gives each head its own subspace and its own softmax; what a head ends up doing is decided by training, and several heads may learn much the same thing, or something that has no name at all. Whether a head has a role is a claim to be checked by observation and experiment (for example by switching the head off and measuring the effect); it does not follow from the value of H.
+It is tempting to say "this head tracks syntax, that one the previous word". Nothing in the split guarantees anything of the kind. The split only gives each head its own subspace and its own softmax; what a head ends up doing is decided by training, and several heads may learn much the same thing, or something that has no name at all. Whether a head has a role is a claim to be checked by observation and experiment (for example by switching the head off and measuring the effect); it does not follow from the value of H.
 
 ## 2.10 Summary
 
 * Multi-head attention is H single-head computations on blocks of columns of $W_Q$, $W_K$ and $W_V$, concatenated and multiplied by $W_O$; the split form computes the same in a few full-width products.
-* `split_heads`: coordinate a of head h at position t is feature $h \cdot d + a$ at position t. Check layouts index by index: neither a shape test nor a round-trip test finds a missing axis swap.
+* `split_heads`: coordinate a of head h at position t is feature $h \cdot d + a$ at position t. Check layouts entry by entry: neither a shape test nor a round-trip test finds a missing axis swap.
 * Every head divides its scores by $\sqrt d$, the width of one head (not $\sqrt D$), and normalises over the same allowed set; the causal mask is the same for all heads.
 * `merge_heads` concatenates in head order; $W_O$ is where the heads meet, and after it the output is no longer a convex combination.
 * H heads give each query H softmaxes, so it can read H positions sharply at once (§2.7), and each head compares its own coordinates in its own way (§2.8).

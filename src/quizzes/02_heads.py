@@ -180,7 +180,7 @@ def spread_of_unscaled_scores(claim):
     return abs(dots.std() - claim) < 0.05
 
 
-section("scales by",
+section("divides by",
     choose(T("What are head h's scores divided by?"),
            right=T("√d, the width of this head", claim="sqrt(d)"),
            why=T("A sum of d products has standard deviation √d; dividing by √d brings it back to 1."),
@@ -239,7 +239,7 @@ def w_o_is(claim):
 
 
 section("merging",
-    choose(T("With W_O = I (no W_O), only head 1's values v change. What happens to the first d output coordinates?"),
+    choose(T("Take W_O = I (in effect, no W_O) and change only head 1's values v. What happens to the first d output coordinates?"),
            right=T("Nothing: they belong to head 0 alone", claim="unchanged"),
            why=T("Without W_O the concatenation only sets the heads side by side; no output coordinate combines two heads."),
            wrong=[(T("They all change", claim="changed"),
@@ -435,7 +435,7 @@ section("two heads can do",
            witness=two_heads_can_because),
     choose(T("In this example, how much weight does head 0 put on the previous token at positions 1 to 3?"),
            right=T("More than 0.999", claim="more than 0.999"),
-           why=T("The hand-chosen weights make that score far higher than the others, so the softmax gives it almost everything."),
+           why=T("The hand-chosen projections make that score far higher than the others, so the softmax gives it almost everything."),
            wrong=[(T("About 1/2", claim="about 1/2"),
                    T("1/2 is what one head gets when it must serve both positions.")),
                   (T("Exactly 1", claim="exactly 1"),
@@ -468,10 +468,15 @@ def one_wide_head_scores(claim):
 
 
 def rank_of_a_head(value):
+    """The smallest bound on a head's rank that holds for every T, and that some T reaches."""
     rng = np.random.default_rng(1)
     x, w_q, w_k = rng.normal(size=(1, 16, 16)), rng.normal(size=(16, 16)), rng.normal(size=(16, 16))
-    q, k = split_heads(x @ w_q, 4)[0], split_heads(x @ w_k, 4)[0]                  # H = 4, d = 4
-    return {int(np.linalg.matrix_rank(s)) for s in q @ k.swapaxes(-1, -2)} == {value}
+    ranks = {}
+    for t in (1, 2, 3, 4, 16):
+        q, k = split_heads(x[:, :t] @ w_q, 4)[0], split_heads(x[:, :t] @ w_k, 4)[0]  # H = 4, d = 4
+        ranks[t] = {int(np.linalg.matrix_rank(s)) for s in q @ k.swapaxes(-1, -2)}
+        assert ranks[t] == {min(t, 4)}                         # the why: at most min(T, d), reached
+    return all(max(r) <= value for r in ranks.values()) and any(value in r for r in ranks.values())
 
 
 def favourites_at_width_1(value):
@@ -498,11 +503,11 @@ section("own similarity",
                   (T("It is the largest of them", claim="the largest"),
                    T("No maximum is taken: a dot product adds up the products of all coordinates, whichever head they belong to."))],
            witness=one_wide_head_scores),
-    number(T("At D = 16 with H = 4 heads, what is the highest rank one head's T × T score matrix can have, for any T?"),
+    number(T("At D = 16 with H = 4 heads, what is the smallest number that the rank of one head's T × T score matrix never exceeds, whatever T is?"),
            answer=4,
-           why=T("The score matrix is a T × d matrix times a d × T matrix, and d = D/H = 4."),
-           wrong=[(16, T("That is D, the width of one head when H = 1.")),
-                  (1, T("That is the rank at H = 16, d = 1."))],
+           why=T("The score matrix is a T × d matrix times a d × T matrix, so its rank is at most the smaller of T and d = D/H = 4. On random inputs it reaches 4 once T ≥ 4."),
+           wrong=[(16, T("That is D, the width of the only head when H = 1. At H = 4 the rank does stay below 16, but it never exceeds 4, which is smaller.")),
+                  (1, T("That is the rank at H = 16, d = 1. With d = 4, the rank on random inputs exceeds 1 as soon as T ≥ 2."))],
            witness=rank_of_a_head),
     number(T("At d = 1, over all keys and before any mask, at most how many different keys can the queries of one head prefer?"),
            answer=2,
