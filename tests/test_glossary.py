@@ -693,3 +693,24 @@ def test_the_future_perturbation_test_keeps_its_full_name_in_chinese():
     assert len(found) == 1 and "'扰动检验'" in found[0], found
     assert not violations([("demo", "zh", "带阴性对照的未来扰动检验；未来扰动检验报告泄漏；扰动必须改动每一个未来位置。",
                             "markdown")])
+
+
+def test_a_position_takes_v_and_a_list_of_decimals_takes_semicolons_in_russian():
+    """docs/glossary.md says «в позиции t», never «на позиции t». Read71 ru-04 found «Поставим `<bos>` на последнюю
+    позицию» in §4.5 and «на последней позиции» in its quiz; the row then found «на запрещённой позиции» in seven grading
+    messages. The same review found the weights of Figure 0.1's alt text listed with commas, «0,015, 0,015, 0,485 и
+    0,485», which the comma of the decimals makes hard to read. The old wordings are the negative control; «на» for a
+    shift or a share, and a list with semicolons, pass."""
+    caught = {"Поставим `<bos>` на последнюю позицию и заменим его на `风`": "на последнюю позици",
+              "Почему замена `<bos>` на последней позиции на 风 даёт вырожденный вход?": "на последней позиции",
+              "вес 1e-12 на запрещённой позиции (недопустимо)": "на запрещённой позиции",
+              "случайные веса, на одной запрещённой позиции крошечный ненулевой вес": "на одной запрещённой позиции",
+              "выход на позиции t": "на позиции",
+              "Веса равны 0,015, 0,015, 0,485 и 0,485": "0,015, 0,0"}
+    for text, wording in caught.items():
+        found = violations([("read71", "ru", text, "markdown")])
+        assert len(found) == 1 and f"'{wording}'" in found[0], (text, found)
+    for text in ("Поставим `<bos>` в последнюю позицию; вес 1e-12 в запрещённой позиции (недопустимо)",
+                 "сдвиг на одну позицию; по ключу и значению на каждую позицию; ключ на 3 позиции раньше запроса",
+                 "модель, обученная на 8 позициях; Веса равны 0,015; 0,015; 0,485 и 0,485; скорость 0,01, 300 шагов"):
+        assert violations([("read71", "ru", text, "markdown")]) == [], text
