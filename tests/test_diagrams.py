@@ -151,7 +151,7 @@ def test_step_3_of_section_4_2_says_the_split_moves_the_time_axis():
                    if c.kind == "markdown" and "## 4.2 " in c.text["en"])
     said = {"en": ("moves the head axis in front of the time axis; no value leaves its position", "not touched"),
             "zh": ("并把头轴移到时间轴前面；没有任何数值离开它所在的位置", "原封不动"),
-            "ru": ("ось голов переставляется перед осью времени; ни одно значение не покидает своей позиции",
+            "ru": ("ось голов переставляется перед осью времени; ни одно число не покидает своей позиции",
                    "не затрагивается")}
     for lang, (now, before) in said.items():
         assert now in section[lang] and before not in section[lang], lang

@@ -744,3 +744,24 @@ def test_a_forbidden_key_stays_in_the_softmax_in_every_language():
         ("demo", "zh", "在定义里，未来的键仍留在 softmax 的求和中，只是给分母贡献的恰好是 0。", "markdown"),
         ("demo", "ru", "В определении будущий ключ остаётся в сумме softmax, но вносит в знаменатель ровно 0.",
          "markdown")])
+
+
+def test_a_position_takes_v_and_a_list_of_decimals_takes_semicolons_in_russian():
+    """docs/glossary.md says «в позиции t», never «на позиции t». Read71 ru-04 found «Поставим `<bos>` на последнюю
+    позицию» in §4.5 and «на последней позиции» in its quiz; the row then found «на запрещённой позиции» in seven grading
+    messages. The same review found the weights of Figure 0.1's alt text listed with commas, «0,015, 0,015, 0,485 и
+    0,485», which the comma of the decimals makes hard to read. The old wordings are the negative control; «на» for a
+    shift or a share, and a list with semicolons, pass."""
+    caught = {"Поставим `<bos>` на последнюю позицию и заменим его на `风`": "на последнюю позици",
+              "Почему замена `<bos>` на последней позиции на 风 даёт вырожденный вход?": "на последней позиции",
+              "вес 1e-12 на запрещённой позиции (недопустимо)": "на запрещённой позиции",
+              "случайные веса, на одной запрещённой позиции крошечный ненулевой вес": "на одной запрещённой позиции",
+              "выход на позиции t": "на позиции",
+              "Веса равны 0,015, 0,015, 0,485 и 0,485": "0,015, 0,0"}
+    for text, wording in caught.items():
+        found = violations([("read71", "ru", text, "markdown")])
+        assert len(found) == 1 and f"'{wording}'" in found[0], (text, found)
+    for text in ("Поставим `<bos>` в последнюю позицию; вес 1e-12 в запрещённой позиции (недопустимо)",
+                 "сдвиг на одну позицию; по ключу и значению на каждую позицию; ключ на 3 позиции раньше запроса",
+                 "модель, обученная на 8 позициях; Веса равны 0,015; 0,015; 0,485 и 0,485; скорость 0,01, 300 шагов"):
+        assert violations([("read71", "ru", text, "markdown")]) == [], text
