@@ -575,8 +575,9 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     rule = page[page.index("* **Every term is the course's word** (`tests/test_glossary.py`)."):]
     rule = rule[:rule.index(" * **")]
     assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. English "
-            "and Russian words match by stem, so a term can pass in another sense: «компонент», a part of the model, "
-            "would match a vector's «компоненте».") in rule and page.index("## Rules the tests check") < page.index(rule)
+            "and Russian words match by stem (a word minus its last two letters, keeping at least four), so a term can "
+            "pass in another sense: had the row for \"part\" given «компонент», a vector's «компоненте» would have let "
+            "it pass.") in rule and page.index("## Rules the tests check") < page.index(rule)
     # read69 G L3: the example once named «компонент» as a model's word, which no row of the tables gives any more
     assert "a model's «компонент»" not in page
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
@@ -660,8 +661,10 @@ def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     English numbers a check ("no. 1", "nos. 2 and 3") says 检查 and never 编号; the token ids of §6 keep 编号."""
     from babel.messages.pofile import read_po
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
-    assert ("* 编号 means a token's id and nothing else. A numbered check of §6.1 (\"no. 1\") is 检查 1, never 编号 1 "
-            "(`tests/test_glossary.py`).") in page                 # read69 G L2: once too terse to follow
+    assert ("* As a noun, 编号 is a token's id and nothing else. A numbered check of §6.1 (\"no. 1\") is 检查 1, never "
+            "编号 1,") in page                 # read69 G L2: once too terse to follow
+    # read71 G C1: the rule once forbade the verb too, which the course uses (层从 0 开始编号)
+    assert "The verb is fine: 层从 0 开始编号. (`tests/test_glossary.py`)" in page
     catalogues = [ROOT / "src" / "locales" / "zh" / "LC_MESSAGES" / f"{domain}.po"
                   for domain in ("chapters", "quizzes", "solutions")]
     checks, ids = [], []
@@ -681,7 +684,7 @@ def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
 
 
 INDEX_IN_ENGLISH = re.compile(r"\b(?:position|flat) (?:index|indices|numbering)\b")
-INDEX_AS_ID = re.compile(r"位置编号|扁平编号|重新编号")
+INDEX_AS_ID = re.compile(r"位置编号|扁平编号|重新编号|写着“?编号")
 
 
 def misused_index(english, chinese):
@@ -693,15 +696,19 @@ def test_a_position_or_flat_index_is_not_a_token_id_in_chinese():
     """编号 is a token's id; a position index or an array's flat index is 下标, as §3 writes it (docs/glossary.md).
     The test above only looked at texts whose English numbers a check, so §1 and §2 kept 位置编号 (§1.10 and its
     quiz) and 扁平编号 (§2.2 and its comment) (read70 zh-12 C1-C3). Every zh text whose English says "position
-    index", "position numbering" or "flat index" says 下标, and no zh text of §1 or §2 writes 位置编号, 扁平编号 or
-    重新编号. The old wordings are the negative control."""
+    index", "position numbering" or "flat index" says 下标, and no zh text of any section, quiz or solution writes
+    位置编号, 扁平编号, 重新编号 or 写着编号 (read71 G C1 found §4.2's 位置编号 $i$ and exercise set 2's solution's
+    “写着编号”的输入 once the test read past §2). The old wordings are the negative control."""
     from babel.messages.pofile import read_po
-    assert "a position index or an array's index is 下标" in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert "a position index or an array's index is 下标" in " ".join(
+        (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     assert misused_index("x[b, t, c] = flat index of (b, t, c)", "x[b, t, c] = (b, t, c) 的扁平编号")
     assert misused_index("The position numbering: BOS would no longer stand at position 0", "位置编号：BOS 不再位于位置 0")
     assert misused_index("added by position index, would have to be renumbered",
                          "§3 中按位置编号加上去的位置向量也要随之重新编号")
     assert not misused_index("x[b, t, c] = flat index of (b, t, c)", "x[b, t, c] = (b, t, c) 的扁平下标")
+    assert INDEX_AS_ID.search("只依赖位置 $i$ 上的词元和位置编号 $i$ 本身") and INDEX_AS_ID.search("用“写着编号”的输入做检验")
+    assert not INDEX_AS_ID.search("只依赖位置 $i$ 上的词元和位置 $i$ 本身；用每个元素都写着自己扁平下标的输入做检验")
     catalogues = [ROOT / "src" / "locales" / "zh" / "LC_MESSAGES" / f"{domain}.po"
                   for domain in ("chapters", "quizzes", "solutions")]
     indices, wrong = 0, []
@@ -711,8 +718,7 @@ def test_a_position_or_flat_index_is_not_a_token_id_in_chinese():
                 english = message.id if isinstance(message.id, str) else message.id[0]
                 chinese = message.string if isinstance(message.string, str) else message.string[0]
                 indices += bool(INDEX_IN_ENGLISH.search(english))
-                section = re.search(r"/0[12]_", message.context or "")
-                if misused_index(english, chinese) or (section and INDEX_AS_ID.search(chinese)):
+                if misused_index(english, chinese) or INDEX_AS_ID.search(chinese):
                     wrong.append(english[:120])
     assert indices >= 5, indices
     assert not wrong, "a position or flat index written as a token id (编号):\n" + "\n".join(wrong)

@@ -1152,6 +1152,37 @@ def test_the_glossary_names_examples_as_the_course_does():
     ru = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     quizzes = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "quizzes.po").read_text(encoding="utf-8")
     assert "## 2.5 Пример 1:" in ru and "пример 1 из §2.5" in quizzes
+    # read71 G C2: the rule names this test, so the test reads every Russian text for a breach of it
+    assert miscased_examples("## 3.4 пример 2: с позициями") and miscased_examples("как показал Пример 1 из §2.5")
+    assert not miscased_examples("## 3.4 Пример 2: с позициями\n\nПример 1 показал, что пример 1 из §2.5 и примера 1")
+    from babel.messages.pofile import read_po
+    found, wrong = 0, []
+    for path in [*(ROOT / "src" / "locales" / "ru" / "LC_MESSAGES").glob("*.po"),
+                 *(ROOT / "course_i18n" / "locales" / "ru" / "LC_MESSAGES").glob("*.po")]:
+        with open(path, "rb") as handle:
+            for message in read_po(handle):
+                for string in ([message.string] if isinstance(message.string, str) else message.string):
+                    found += len(EXAMPLE_RU.findall(string or ""))
+                    wrong += miscased_examples(string or "")
+    assert found >= 8, found
+    assert not wrong, wrong
+
+
+EXAMPLE_RU = re.compile(r"(?<!\w)[Пп]ример(?:а|у|ом|е)? \d")
+
+
+def miscased_examples(text):
+    """The worked examples a Russian text names against docs/glossary.md: «Пример N» in a heading, «пример N» in
+    mid-sentence (a sentence may start with «Пример N»)."""
+    wrong = []
+    for match in EXAMPLE_RU.finditer(text):
+        before = text[:match.start()]
+        heading = re.search(r"(?:^|\n)#+ \d+\.\d+ $", before)
+        sentence_start = not before.strip() or re.search(r"(?:[.!?]\s|\n)\s*$", before)
+        capital = match.group(0)[0] == "П"
+        if (heading and not capital) or (capital and not heading and not sentence_start):
+            wrong.append(text[max(0, match.start() - 30):match.end() + 10])
+    return wrong
 
 
 def test_when_kernels_start_fresh_is_said_as_the_sandbox_decides_it():
@@ -1563,8 +1594,9 @@ def test_words_md_names_the_tools_whose_versions_are_not_prose():
     m = re.search(r'the check blanks out what is not prose: .*? the version numbers of (.*?) \("Python 3\.12"\)\.', text)
     assert m and all(tool in m.group(1) for tool in test_glossary.NAMED_TOOLS), m
     # read63 G L18, L20: what tests/test_number_style.py checks is said once, in the row's note
-    said = re.search(r'Another tool\'s version is prose, so in Russian "Matplotlib (\d\.\d)" reads as a decimal point, '
-                     r"reported as the row `\\d\\.\\d` says\. Write it in code font, or add the tool to "
+    # read71 G L9: it once said the version "reads as a decimal point"; the row is [Markdown], hence "Russian Markdown"
+    said = re.search(r'Any other tool\'s version is prose: in Russian Markdown, the row `\\d\\.\\d` reports '
+                     r'"Matplotlib (\d\.\d)"\. Write the version in code font, or add the tool to '
                      r"`NAMED_TOOLS` in `tests/test_glossary.py`\.", text)
     assert said and "Matplotlib" not in test_glossary.NAMED_TOOLS
     [row] = [row for row in test_glossary.RULES if row[0] == "ru" and row[1].pattern == r"\d\.\d"]   # the row it names
@@ -2504,8 +2536,8 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
             "appendix shows the term, or should, change or add its row there too. `tests/test_guides.py` reads that "
             "table in the built appendix notebooks (`chapters/<lang>/appendix.ipynb`). It checks that each of its "
             "terms is a term of this page, in the same words.") in text     # read66 G L7: once a 40-word sentence
-    assert ("`.venv/bin/python tools/build_notebooks.py src/chapters/appendix.py --prose-only`. Until then "
-            "`tests/test_guides.py` reads the old table.") in text
+    # read71 G L6: the rebuild is step 4's, said where step 3 changes the table
+    assert "term of this page, in the same words. Until step 4 rebuilds them, it reads the old table." in text
     # read63 G L15: the zh and ru tables are the catalogues' translations of that cell
     for lang in ("zh", "ru"):
         po = (ROOT / "src" / "locales" / lang / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
@@ -2533,12 +2565,12 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("6. Add to [words.md](words.md) the word")]
+    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
     assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
             "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
-            "as they were. 5. If the appendix's table changed, rebuild the appendix:") in step
-    # read69 G L6: the appendix's rebuild is a step of its own
+            "as they were.") in step
+    # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
@@ -2567,7 +2599,7 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
             "`tests/test_glossary.py`, which uses the search's reader, and `tests/test_guides.py`.") in text
     assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.terms_not_written)
     assert "terms_not_written(" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
-    rules = text[text.index("In a cell: * "):text.index("[site/README.md, \"Search\"]")]   # read62 G L2: once a 60-word sentence
+    rules = text[text.index("In a cell: * "):text.rindex("[site/README.md, \"Search\"]")]   # read62 G L2: once a 60-word sentence
     assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else "
             "outside parentheses and maths: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
         in rules           # read63 G C6: rows use them inside parentheses (h, t, a), which pieces() drops below
@@ -3011,9 +3043,12 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     assert sections.section_href(2, 3, "en", base="") is None
     assert sections.section_href(int(said.group(1)), int(said.group(2)), "en", base="https://x.org").endswith(
         f"#sec-{said.group(1)}-{said.group(2)}")
-    # read66 G L4: a bullet of its own, after the prose rule's (words.md) marker; "there" once named the code
-    assert ("* In code names, a section is a *chapter* (`chapters/`, `CHAPTER_PAGES`), and a subsection (§N.M) is a "
-            "*section* (`section_href(chapter, section, lang)`).") in flat("docs", "glossary.md")
+    # read66 G L4: a bullet of its own, after the prose rule's (words.md) marker; "there" once named the code.
+    # read71 G: said once, in CONTRIBUTING.md's "Terms" (checked above), to which the glossary's bullet points
+    assert ("* In code, a section is a *chapter* and a subsection a *section* ([CONTRIBUTING.md, \"Terms\"]"
+            "(../CONTRIBUTING.md#terms)).") in flat("docs", "glossary.md")
+    contributing = flat("CONTRIBUTING.md")
+    assert contributing.index("## Terms") < contributing.index(said.group(0)) < contributing.index("## Layout")
     # the call as written is a valid one (read58 A1 C2: `lang` is required, and the guides left it out)
     parameters = list(inspect.signature(sections.section_href).parameters.values())
     assert [p.name for p in parameters[:3]] == ["chapter", "section", "lang"]
@@ -4297,7 +4332,7 @@ def test_the_glossary_says_which_writing_rules_a_test_checks():
     text = flat("docs", "glossary.md")
     rules = text[text.index("## Writing rules"):text.index("## Rules the tests check")]
     assert ("A rule marked (words.md) is checked, at least in part, by a row of [words.md](words.md); a rule that "
-            "names a test, by that test. Review checks the rest.") in rules
+            "names a test is checked by that test. A reviewer checks the rest.") in rules
     assert "Only review checks the others" not in text
     named = set(re.findall(r"`(tests/test_\w+\.py)`", rules))
     assert named == {"tests/test_glossary.py", "tests/test_guides.py"}, named
@@ -4311,8 +4346,10 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     "masked model" and calls its version with the mask off the negative control (read69 G C2); §7.3 and §8.2 train
     the unmasked model."""
     glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
-    assert ("| masked model / unmasked model (trained with and without the causal mask, §7.3 and §8.2; §4 has only the "
-            "masked model, and calls the same model with the mask off its negative control) |") in glossary
+    assert "| masked model / unmasked model (trained with and without the causal mask: §7.3, §8.2) |" in glossary
+    # read71 G L2: what §4 has is said under the table, not in a 40-word cell
+    assert ("§4 has only the masked model; with its mask off, it is §4's negative control, not an unmasked "
+            "model.") in glossary and "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
     assert "(trained with and without the causal mask, §7.3 and §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
@@ -4334,7 +4371,7 @@ def test_the_glossary_names_what_the_search_tests_need():
     import conftest
     from tools import system_packages
     text = flat("docs", "glossary.md")
-    step = text[text.index("8. Before sending the change"):text.index("### How cells are read")]
+    step = text[text.index("Before sending the change"):text.index("### How cells are read")]
     assert ("The browser tests also need Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` "
             "installs them all (`make test` runs it first).") in step
     assert "`make test` installs them." not in step

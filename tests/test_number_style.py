@@ -67,8 +67,11 @@ SPACE_DASH = re.compile(r"[^\S\n]—")           # a space, not a line break, be
 RU_DECIMAL_POINT = re.compile(r"(?<![\w=.])[-+−±]?\d+\.\d+(?![.\d])")
 
 
-def significant_digits(number):
+def significant_digits(number, lang):
+    """Leading zeros never count; the trailing zeros of a whole number do not either ("about 20,000" has 2)."""
     digits = re.sub(r"\D", "", number).lstrip("0")
+    if ("," if lang == "ru" else ".") not in number:
+        digits = digits.rstrip("0")
     return len(digits)
 
 
@@ -77,7 +80,7 @@ def number_problems(lang, text):
     clean = prose(text)
     found = []
     for m in ABOUT[lang].finditer(clean):
-        if significant_digits(m.group(1)) > MOST_DIGITS_AFTER_ABOUT:
+        if significant_digits(m.group(1), lang) > MOST_DIGITS_AFTER_ABOUT:
             found.append(f"{m.group(0)!r}: 'about' with more than {MOST_DIGITS_AFTER_ABOUT} significant digits")
     for m in UNGROUPED.finditer(clean):
         want = "1 048 576, with U+202F" if lang == "ru" else "1,048,576"
@@ -114,6 +117,11 @@ def test_the_check_finds_what_it_looks_for():
     assert number_problems("en", "the largest absolute difference is about 0.047053077502 instead of 0.")
     assert number_problems("en", "the largest change is about 39.7720206134.")
     assert not number_problems("en", "about 0.047 instead of 0, about 39.77, about 0.0875, about 1/2")
+    # read71 G C4: a round whole number has few significant digits, however long; a decimal's zeros count
+    assert not number_problems("en", "about 1,000,000 entries and about 20,000 rows")
+    assert not number_problems("ru", "около 1\u202f000\u202f000 записей") and not number_problems("zh", "约 20,000 行")
+    assert number_problems("en", "about 20,001 rows") and number_problems("en", "about 2.0000")
+    assert number_problems("ru", "около 2,0000") and number_problems("ru", "около 1\u202f000\u202f001")
     assert number_problems("zh", "最大绝对值约为 0.047053077502")
     assert not number_problems("zh", "最大绝对值约为 0.047，打印出的是 `0.047053077502`")
     assert number_problems("ru", "равна примерно 0,047053077502, а не 0")
