@@ -365,14 +365,15 @@ def test_the_code_width_is_the_tests():
     assert "at most" in rules.rsplit("* ", 1)[1]
     # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
     translating = flat("docs", "translating.md")
-    said = re.findall(r"Each line of a translated comment must fit in (\d+) characters as the notebook shows it: "
+    said = re.findall(r"Each line of a translated comment must fit in (\d+) columns as the notebook shows it: "
                       r"with its indentation, the `# `, your translation and any code before it\.", translating)
-    assert said == [width.group(1)] and translating.count(" characters") == 1, said
+    # read71 T L1: the unit is the column, as test_code_width counts, not the character
+    assert said == [width.group(1)] and translating.count(" columns") == 2, said
+    assert f"{width.group(1)} characters" not in translating
     # read69 T C1: the test counts every wide or full-width character as two columns, a Chinese comma or full stop
     # too, not only a Chinese character
     import test_code_width
-    assert ("A Chinese character counts as two, and so does a full-width punctuation mark such as `，` or `。`, since "
-            "each takes two columns.") in translating
+    assert "A Chinese character or a full-width mark such as `，` or `。` takes two columns." in translating
     assert test_code_width.columns("注意，") == test_code_width.columns("注意。") == 6
     from tools import i18n
     assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
@@ -1500,8 +1501,9 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
             'saving, run `update` again.') in loop
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
-    keep = "delete it once nothing in it is worth keeping"
-    assert keep in steps and not re.search(r"#\||#~|worth keeping", loop)
+    # read71 T L3: "delete it once nothing in it is worth keeping" read as optional, though check fails on it
+    keep = "an obsolete entry (`#~`): copy what you can use into the new entry, then delete it; `check` fails until you do."
+    assert keep in steps and "worth keeping" not in steps and not re.search(r"#\||#~|worth keeping|copy what you", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
     old.add("Gone", "Ушло", context="demo.gone")
@@ -2599,9 +2601,9 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
             "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in said
-    assert ("A list, pattern, table or set of arguments counts only if it holds every language, so one written "
-            'before `xx` was added passes unseen. The two lists `"zh en ru".split()` in §8\'s code pass too: step 8 '
-            "adds `xx` to them.") in text
+    assert ("That test flags a list, pattern, table or set of arguments only when it names every language. One "
+            "written before `xx` existed passes it; only the tests that fail for `xx` show it. The two lists "
+            '`"zh en ru".split()` in §8\'s code pass too: step 8 adds `xx` to them.') in text   # read71 T L9
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
@@ -3749,8 +3751,8 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     form = inspect.getsource(test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section)
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
-                  r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+), counting each "
-                  r"character but spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
+                  r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
+                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
                   r"grade (\d+) \(`tools/hint_readability\.py`\); \* no code capitalised at the start of a sentence: "
                   r"`check\(\)` capitalises a clause's first word, so write code that starts a clause in backticks "
                   r"\(`` `eps` ``, not eps, which becomes Eps\);", text)      # read66 T L13: one rule a line; read69 T L17-18
@@ -3767,6 +3769,23 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
         == [["Eps"], []]
 
 
+def test_the_quiz_witnesses_bullet_says_what_each_of_its_tests_checks():
+    """docs/translating.md's bullet on tests/test_quiz_witnesses.py (read71 T L7: it said "a quiz cites the same
+    sections as the English, in its language's typography", one check that does not exist, and left out the code
+    arguments) names what each of its tests of a translation checks."""
+    import test_quiz_witnesses as witnesses
+    text = flat("docs", "translating.md")
+    assert ("* `tests/test_quiz_witnesses.py`: a translated question cites the same sections as the English, writes "
+            "numbers, units, ranges and quotes as its language does, and names no code argument that the English does "
+            "not.") in text and "in its language's typography" not in text
+    assert {name for name in dir(witnesses) if name.startswith("test_")} >= {     # the others check the English
+        "test_every_language_cites_the_same_sections", "test_russian_numbers_follow_russian_typography",
+        "test_chinese_ranges_and_quotes_follow_chinese_typography", "test_no_question_talks_about_the_test_harness",
+        "test_a_translation_names_no_argument_in_code_the_english_does_not"}
+    import inspect
+    assert "байт" in inspect.getsource(witnesses.test_russian_numbers_follow_russian_typography)     # units
+
+
 def test_the_status_lines_translating_md_quotes_are_the_tools():
     """docs/translating.md quotes what `tools/translations.py status` prints for a new language ("Adding a language",
     step 12) and relies on what it prints for a cell in which one language alone changed, which a translator who
@@ -3775,8 +3794,10 @@ def test_the_status_lines_translating_md_quotes_are_the_tools():
     text = flat("docs", "translating.md")
     assert ("every cell and quiz question (`no xx translation in the catalogues`, then `xx changed since the languages "
             "were last confirmed together`)") in text
-    assert ("If you do not read Chinese, confirm only cells in which `status` says your language alone changed: their "
-            "English and Chinese are as last confirmed together.") in text
+    # read71 T L5: the line the reader will see is quoted
+    assert ("If you do not read Chinese, confirm only the cells for which `status` names your language alone, as in "
+            "`ru changed since the languages were last confirmed together`: their English and Chinese are as last "
+            "confirmed together.") in text
     source = ROOT / "src" / "chapters" / "02_heads.py"
     lines = translations.describe(source, [(0, "a", ("missing", ["xx"])), (1, "b", ["xx"]), (2, "c", ["ru"])])
     assert "no xx translation in the catalogues" in lines[0]
@@ -4275,3 +4296,22 @@ def test_words_md_names_every_row_the_check_cannot_read():
             "heading, or a heading that names no language of the course.") in flat("docs", "words.md")
     rows, unreadable = test_glossary.read_table("# Words we do not use\n\n| `stray` | a row under no heading |\n")
     assert not rows and unreadable == ["| `stray` | a row under no heading |"]
+
+
+def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
+    """docs/translating.md's example of a number in the maths is what a catalogue's `msgstr` holds, with its backslash
+    doubled, and the guide says why (read71 T C2: it showed `$557\\,056$` with one backslash; typed so, `check` stops
+    on "unknown escape \\,", and a `\\times` typed so is read as a tab and "imes" and passes `check`)."""
+    from course_i18n.catalogue import _unquote
+    text = flat("docs", "translating.md")
+    steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
+    assert "(Russian `$0{,}5$`, `$557\\\\,056$`). In the file, as in the `msgid`, a backslash is written twice and " \
+           "a double quote as `\\\"`; a PO editor does this for you;" in steps
+    assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
+    po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
+    assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
+    assert _unquote('"$557\\\\,056$"', "x.po", 1) == "$557\\,056$"
+    assert _unquote('"\\"a\\""', "x.po", 1) == '"a"'
+    with pytest.raises(ValueError, match="unknown escape"):
+        _unquote('"$557\\,056$"', "x.po", 1)
+    assert _unquote('"$D \\times d$"', "x.po", 1) == "$D \times d$"          # a tab: why the guide says it
