@@ -2596,14 +2596,18 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     import test_languages
     text = adding_a_language()
     # the forms caught are listed in the test's docstring, which the guide points to
-    assert "`tests/test_languages.py` checks that `course_i18n` alone lists the languages; its docstring lists what it fails on." in text
+    assert ("`tests/test_languages.py` checks that `course_i18n` alone lists the languages. Its docstring says what it "
+            "fails on, and what it lets through, such as a list written before `xx` existed.") in text
     said = " ".join(test_languages.__doc__.split())
     assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
             "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in said
-    assert ("That test flags a list, pattern, table or set of arguments only when it names every language. One "
-            "written before `xx` existed passes it; only the tests that fail for `xx` show it. The two lists "
-            '`"zh en ru".split()` in §8\'s code pass too: step 8 adds `xx` to them.') in text   # read71 T L9
+    # read71 T L9: what the test lets through, once a hard sentence of the guide, is said in its docstring
+    assert ("What they let through: a list, pattern, table or set of arguments is flagged only when it names every "
+            "language. One written before a new language existed passes; only the tests that fail for the new language "
+            'show it. The two lists `"zh en ru".split()` in §8\'s code pass too, a form these tests do not look for: '
+            'step 8 of "Adding a language" adds the new code to them.') in said
+    assert "the language in the two lists" in text                      # step 8
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
@@ -2640,7 +2644,7 @@ def test_translating_md_describes_every_test_of_test_languages():
     line); the tests of the checks themselves need no words."""
     import test_languages
     text = adding_a_language()
-    assert "### What tests/test_languages.py catches" not in text and "its docstring lists what it fails on" in text
+    assert "### What tests/test_languages.py catches" not in text and "Its docstring says what it fails on" in text
     part = " ".join(test_languages.__doc__.split())
     described = {
         "test_no_module_lists_the_languages_again": "a module that writes the language codes out again",
@@ -3498,7 +3502,7 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     entry also by its first English words."""
     from tools import i18n
     assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
-            "for prose, the first English words. Search the catalogue for those words.") in flat("docs", "translating.md")
+            "for prose, the first English words. Search the catalogue for those words:") in flat("docs", "translating.md")
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
