@@ -3746,20 +3746,22 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     from tools import hint_readability
     text = flat("docs", "translating.md")
     assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
-            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself.') in text
+            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. It '
+            "capitalises a clause's first word, so write code that starts a clause in backticks (`` `eps` ``, not "
+            "eps, which becomes Eps).") in text
     assert diagnoses._CLAUSE["zh"].pattern == "[：；]" and diagnoses._CLAUSE["en"].pattern.endswith("[:;] ")
     assert diagnoses.sentences("one: two; three", "en") == "one. Two. Three"
     assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
     assert all(t.endswith("§{section}." if lang != "zh" else "§{section}。") for lang, t in diagnoses.TEMPLATE.items())
-    assert "* no `.text` that ends with a full stop or holds §." in text
+    # read71 T: the rule stands once, with the diagnoses; the test's bullet points to it
+    assert ("* the form of a `.text` that [The two sets of catalogues](#the-two-sets-of-catalogues) gives: no full "
+            "stop at the end, no §, and no code capitalised at the start of a sentence.") in text
     form = inspect.getsource(test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section)
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
                   r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
                   r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
-                  r"grade (\d+) \(`tools/hint_readability\.py`\); \* no code capitalised at the start of a sentence: "
-                  r"`check\(\)` capitalises a clause's first word, so write code that starts a clause in backticks "
-                  r"\(`` `eps` ``, not eps, which becomes Eps\);", text)      # read66 T L13: one rule a line; read69 T L17-18
+                  r"grade (\d+) \(`tools/hint_readability\.py`\);", text)      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
