@@ -1502,7 +1502,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     # read71 T L3: "delete it once nothing in it is worth keeping" read as optional, though check fails on it
-    keep = "an obsolete entry (`#~`): copy what you can use into the new entry, then delete it; `check` fails until you do."
+    keep = ("an obsolete entry (`#~`), often a rewritten text's old translation: copy what you can use into the new "
+            "entry, then delete it; `check` fails until you do.")
     assert keep in steps and "worth keeping" not in steps and not re.search(r"#\||#~|worth keeping|copy what you", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
@@ -3411,13 +3412,20 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     language: found as one that names the catalogues, the list of languages, "zh" or "ru") is named in step 5, or below
     with the reason it is not."""
     text = flat("docs", "translating.md")
-    step = text[text.index("5. Test your work."):text.index("7. Commit the catalogues")]
+    step = text[text.index("5. Run the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
     command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
-    run = re.findall(r"tests/test_\w+\.py", command)
+    # read71 T L12: the 20 files, unscannable in the command, are read from a file pytest expands (`@file`)
+    args = re.fullmatch(r"\.venv/bin/python -m pytest -q chapters/\*/02_heads\.ipynb @(tests/translation_tests\.txt) ",
+                        command)
+    assert args and f"which `{args.group(1)}` lists" in step, command
+    import importlib.metadata
+    assert tuple(int(n) for n in importlib.metadata.version("pytest").split(".")[:2]) >= (8, 2)   # @file arguments
+    run = (ROOT / args.group(1)).read_text(encoding="utf-8").split()
+    assert all(re.fullmatch(r"tests/test_\w+\.py", name) for name in run), run
     part = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
     assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 20, (run, said)
-    assert f"and the {len(run)} test files that read the translations;" in step
+    assert f"and the {len(run)} test files that read the translations, which" in step
     # read71 T C1: test_guides.py was left out as "the guides' sentences", yet it fails on a translated term of the
     # appendix's glossary that is not docs/glossary.md's (and quotes Russian catalogue text word for word)
     assert "tests/test_guides.py" in run and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
@@ -4311,8 +4319,8 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     from course_i18n.catalogue import _unquote
     text = flat("docs", "translating.md")
     steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
-    assert "(Russian `$0{,}5$`, `$557\\\\,056$`). In the file, as in the `msgid`, a backslash is written twice and " \
-           "a double quote as `\\\"`; a PO editor does this for you;" in steps
+    assert "(Russian `$0{,}5$`, `$557\\\\,056$`). In the file, as in the `msgid`, a backslash is doubled and a " \
+           "double quote written `\\\"`; a PO editor does this for you;" in steps
     assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
     po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
