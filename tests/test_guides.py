@@ -365,14 +365,15 @@ def test_the_code_width_is_the_tests():
     assert "at most" in rules.rsplit("* ", 1)[1]
     # the translators' guide, and the header of the prose catalogues, give a translated comment the same width
     translating = flat("docs", "translating.md")
-    said = re.findall(r"Each line of a translated comment must fit in (\d+) characters as the notebook shows it: "
+    said = re.findall(r"Each line of a translated comment must fit in (\d+) columns as the notebook shows it: "
                       r"with its indentation, the `# `, your translation and any code before it\.", translating)
-    assert said == [width.group(1)] and translating.count(" characters") == 1, said
+    # read71 T L1: the unit is the column, as test_code_width counts, not the character
+    assert said == [width.group(1)] and translating.count(" columns") == 2, said
+    assert f"{width.group(1)} characters" not in translating
     # read69 T C1: the test counts every wide or full-width character as two columns, a Chinese comma or full stop
     # too, not only a Chinese character
     import test_code_width
-    assert ("A Chinese character counts as two, and so does a full-width punctuation mark such as `，` or `。`, since "
-            "each takes two columns.") in translating
+    assert "A Chinese character or a full-width mark such as `，` or `。` takes two columns." in translating
     assert test_code_width.columns("注意，") == test_code_width.columns("注意。") == 6
     from tools import i18n
     assert f"a comment's lines stay within the code's {width.group(1)} columns" in " ".join(i18n.PROSE_HEADER.split())
@@ -1544,8 +1545,10 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
             'saving, run `update` again.') in loop
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
-    keep = "delete it once nothing in it is worth keeping"
-    assert keep in steps and not re.search(r"#\||#~|worth keeping", loop)
+    # read71 T L3: "delete it once nothing in it is worth keeping" read as optional, though check fails on it
+    keep = ("an obsolete entry (`#~`), often a rewritten text's old translation: copy what you can use into the new "
+            "entry, then delete it; `check` fails until you do.")
+    assert keep in steps and "worth keeping" not in steps and not re.search(r"#\||#~|worth keeping|copy what you", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
     old.add("Gone", "Ушло", context="demo.gone")
@@ -2657,14 +2660,18 @@ def test_what_the_language_test_catches_is_what_translating_md_says(tmp_path):
     import test_languages
     text = adding_a_language()
     # the forms caught are listed in the test's docstring, which the guide points to
-    assert "`tests/test_languages.py` checks that `course_i18n` alone lists the languages; its docstring lists what it fails on." in text
+    assert ("`tests/test_languages.py` checks that `course_i18n` alone lists the languages. Its docstring says what it "
+            "fails on, and what it lets through, such as a list written before `xx` existed.") in text
     said = " ".join(test_languages.__doc__.split())
     assert ("a module that writes the language codes out again (a tuple, list or set of all of them, a pattern "
             "that alternates between them) or names a Sphinx locale that differs from its code "
             f"(`{language('zh').locale}`)") in said
-    assert ("A list, pattern, table or set of arguments counts only if it holds every language, so one written "
-            'before `xx` was added passes unseen. The two lists `"zh en ru".split()` in §8\'s code pass too: step 8 '
-            "adds `xx` to them.") in text
+    # read71 T L9: what the test lets through, once a hard sentence of the guide, is said in its docstring
+    assert ("What they let through: a list, pattern, table or set of arguments is flagged only when it names every "
+            "language. One written before a new language existed passes; only the tests that fail for the new language "
+            'show it. The two lists `"zh en ru".split()` in §8\'s code pass too, a form these tests do not look for: '
+            'step 8 of "Adding a language" adds the new code to them.') in said
+    assert "the language in the two lists" in text                      # step 8
     quoted = ", ".join(f'"{code}"' for code in LANGUAGES)          # (written out here, this test would be caught)
     sample = tmp_path / "sample.py"
     sample.write_text(f"A = ({quoted})\nB = [{quoted}]\nC = {{{quoted}}}\nD = r\"#({'|'.join(LANGUAGES)}) \"\n"
@@ -2701,7 +2708,7 @@ def test_translating_md_describes_every_test_of_test_languages():
     line); the tests of the checks themselves need no words."""
     import test_languages
     text = adding_a_language()
-    assert "### What tests/test_languages.py catches" not in text and "its docstring lists what it fails on" in text
+    assert "### What tests/test_languages.py catches" not in text and "Its docstring says what it fails on" in text
     part = " ".join(test_languages.__doc__.split())
     described = {
         "test_no_module_lists_the_languages_again": "a module that writes the language codes out again",
@@ -3478,15 +3485,25 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     language: found as one that names the catalogues, the list of languages, "zh" or "ru") is named in step 5, or below
     with the reason it is not."""
     text = flat("docs", "translating.md")
-    step = text[text.index("5. Test the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
+    step = text[text.index("5. Run the notebooks you rebuilt"):text.index("7. Commit the catalogues")]
     command = re.search(r"```bash (\.venv/bin/python -m pytest .*?)```", step).group(1).replace("\\", " ")
-    run = re.findall(r"tests/test_\w+\.py", command)
+    # read71 T L12: the 20 files, unscannable in the command, are read from a file pytest expands (`@file`)
+    args = re.fullmatch(r"\.venv/bin/python -m pytest -q chapters/\*/02_heads\.ipynb @(tests/translation_tests\.txt) ",
+                        command)
+    assert args and f"which `{args.group(1)}` lists" in step, command
+    import importlib.metadata
+    assert tuple(int(n) for n in importlib.metadata.version("pytest").split(".")[:2]) >= (8, 2)   # @file arguments
+    run = (ROOT / args.group(1)).read_text(encoding="utf-8").split()
+    assert all(re.fullmatch(r"tests/test_\w+\.py", name) for name in run), run
     part = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
-    assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 19, (run, said)
+    assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 20, (run, said)
+    assert f"and the {len(run)} test files that read the translations, which" in step
+    # read71 T C1: test_guides.py was left out as "the guides' sentences", yet it fails on a translated term of the
+    # appendix's glossary that is not docs/glossary.md's (and quotes Russian catalogue text word for word)
+    assert "tests/test_guides.py" in run and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
     readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
     not_named = {   # read a translation, but are not for step 5, and why
-        "tests/test_guides.py": "the guides' sentences: run after editing a guide",
         "tests/test_languages.py": "that the code lists the languages once (\"Adding a language\")",
         "tests/test_nbsource.py": "the source format, on made-up catalogues",
         "tests/test_references.py": "the reference answers' code in each language's solutions, not their text",
@@ -3566,7 +3583,7 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     entry also by its first English words."""
     from tools import i18n
     assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
-            "for prose, the first English words. Search the catalogue for those words.") in flat("docs", "translating.md")
+            "for prose, the first English words. Search the catalogue for those words:") in flat("docs", "translating.md")
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
@@ -3810,20 +3827,22 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     from tools import hint_readability
     text = flat("docs", "translating.md")
     assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
-            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself.') in text
+            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. It '
+            "capitalises a clause's first word, so write code that starts a clause in backticks (`` `eps` ``, not "
+            "eps, which becomes Eps).") in text
     assert diagnoses._CLAUSE["zh"].pattern == "[：；]" and diagnoses._CLAUSE["en"].pattern.endswith("[:;] ")
     assert diagnoses.sentences("one: two; three", "en") == "one. Two. Three"
     assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
     assert all(t.endswith("§{section}." if lang != "zh" else "§{section}。") for lang, t in diagnoses.TEMPLATE.items())
-    assert "* no `.text` that ends with a full stop or holds §." in text
+    # read71 T: the rule stands once, with the diagnoses; the test's bullet points to it
+    assert ("* the form of a `.text` that [The two sets of catalogues](#the-two-sets-of-catalogues) gives: no full "
+            "stop at the end, no §, and no code capitalised at the start of a sentence.") in text
     form = inspect.getsource(test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section)
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
-                  r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+), counting each "
-                  r"character but spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
-                  r"grade (\d+) \(`tools/hint_readability\.py`\); \* no code capitalised at the start of a sentence: "
-                  r"`check\(\)` capitalises a clause's first word, so write code that starts a clause in backticks "
-                  r"\(`` `eps` ``, not eps, which becomes Eps\);", text)      # read66 T L13: one rule a line; read69 T L17-18
+                  r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
+                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
+                  r"grade (\d+) \(`tools/hint_readability\.py`\);", text)      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
@@ -3837,6 +3856,23 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
         == [["Eps"], []]
 
 
+def test_the_quiz_witnesses_bullet_says_what_each_of_its_tests_checks():
+    """docs/translating.md's bullet on tests/test_quiz_witnesses.py (read71 T L7: it said "a quiz cites the same
+    sections as the English, in its language's typography", one check that does not exist, and left out the code
+    arguments) names what each of its tests of a translation checks."""
+    import test_quiz_witnesses as witnesses
+    text = flat("docs", "translating.md")
+    assert ("* `tests/test_quiz_witnesses.py`: a translated question cites the same sections as the English, writes "
+            "numbers, units, ranges and quotes as its language does, and names no code argument that the English does "
+            "not.") in text and "in its language's typography" not in text
+    assert {name for name in dir(witnesses) if name.startswith("test_")} >= {     # the others check the English
+        "test_every_language_cites_the_same_sections", "test_russian_numbers_follow_russian_typography",
+        "test_chinese_ranges_and_quotes_follow_chinese_typography", "test_no_question_talks_about_the_test_harness",
+        "test_a_translation_names_no_argument_in_code_the_english_does_not"}
+    import inspect
+    assert "байт" in inspect.getsource(witnesses.test_russian_numbers_follow_russian_typography)     # units
+
+
 def test_the_status_lines_translating_md_quotes_are_the_tools():
     """docs/translating.md quotes what `tools/translations.py status` prints for a new language ("Adding a language",
     step 12) and relies on what it prints for a cell in which one language alone changed, which a translator who
@@ -3845,8 +3881,10 @@ def test_the_status_lines_translating_md_quotes_are_the_tools():
     text = flat("docs", "translating.md")
     assert ("every cell and quiz question (`no xx translation in the catalogues`, then `xx changed since the languages "
             "were last confirmed together`)") in text
-    assert ("If you do not read Chinese, confirm only cells in which `status` says your language alone changed: their "
-            "English and Chinese are as last confirmed together.") in text
+    # read71 T L5: the line the reader will see is quoted
+    assert ("If you do not read Chinese, confirm only the cells for which `status` names your language alone, as in "
+            "`ru changed since the languages were last confirmed together`: their English and Chinese are as last "
+            "confirmed together.") in text
     source = ROOT / "src" / "chapters" / "02_heads.py"
     lines = translations.describe(source, [(0, "a", ("missing", ["xx"])), (1, "b", ["xx"]), (2, "c", ["ru"])])
     assert "no xx translation in the catalogues" in lines[0]
@@ -4458,3 +4496,22 @@ def test_the_layout_says_which_taught_code_is_not_in_lib():
                        for p in (ROOT / "lib").glob("*.py")), name
     assert f"Apart from the position encodings that §{entry.group(2)} compares in its notebook" in flat(
         "src", "chapters", "00_start.py")
+
+
+def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
+    """docs/translating.md's example of a number in the maths is what a catalogue's `msgstr` holds, with its backslash
+    doubled, and the guide says why (read71 T C2: it showed `$557\\,056$` with one backslash; typed so, `check` stops
+    on "unknown escape \\,", and a `\\times` typed so is read as a tab and "imes" and passes `check`)."""
+    from course_i18n.catalogue import _unquote
+    text = flat("docs", "translating.md")
+    steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
+    assert "(Russian `$0{,}5$`, `$557\\\\,056$`). In the file, as in the `msgid`, a backslash is doubled and a " \
+           "double quote written `\\\"`; a PO editor does this for you;" in steps
+    assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
+    po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
+    assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
+    assert _unquote('"$557\\\\,056$"', "x.po", 1) == "$557\\,056$"
+    assert _unquote('"\\"a\\""', "x.po", 1) == '"a"'
+    with pytest.raises(ValueError, match="unknown escape"):
+        _unquote('"$557\\,056$"', "x.po", 1)
+    assert _unquote('"$D \\times d$"', "x.po", 1) == "$D \times d$"          # a tab: why the guide says it

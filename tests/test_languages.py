@@ -22,6 +22,12 @@ What these tests fail on (docs/translating.md, "Adding a language", points here)
 * a folder of `site/locale/` that belongs to no language, or a language other than
   English without one;
 * a code the course lacks, given to `course_i18n.check_language`, which it must refuse.
+
+What they let through: a list, pattern, table or set of arguments is flagged only when it
+names every language. One written before a new language existed passes; only the tests
+that fail for the new language show it. The two lists `"zh en ru".split()` in §8's code
+pass too, a form these tests do not look for: step 8 of "Adding a language" adds the new
+code to them.
 """
 
 import ast
