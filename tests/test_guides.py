@@ -4516,3 +4516,19 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     with pytest.raises(ValueError, match="unknown escape"):
         _unquote('"$557\\,056$"', "x.po", 1)
     assert _unquote('"$D \\times d$"', "x.po", 1) == "$D \times d$"          # a tab: why the guide says it
+
+
+def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past_decides():
+    """README.md's "The experiment (§7)" once said the unmasked decoder copies the answer from a later position
+    where the tokens so far do not determine the next token, which reads as "only there" (read73 R C1). §7's
+    Figure 7.3 asserts that rows 0-3 of `aжb|bжa` read their target from a later position with weight above 0.9,
+    and row 3's target, `|`, is decided: no position from 3 on is free. The README says so, and not the old
+    sentence."""
+    part = flat("README.md").split("## The experiment (§7)", 1)[1].split(" ## ", 1)[0]
+    assert "Where the tokens so far do not determine the next token, it copies" not in part
+    assert ("It reads the answer from a later position of its input: where the tokens so far leave the next token "
+            "open, but also at some positions where they already decide it.") in part, part
+    code = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    assert 'encode("aжb|bжa", vocab)' in code
+    assert "assert np.all(on_answer.max(axis=0)[:4] > 0.9)" in code
+    assert "list(free.sum(axis=0)) == [216, 216, 216, 0, 0, 0, 0, 0]" in code
