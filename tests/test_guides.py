@@ -2001,13 +2001,13 @@ def test_the_readme_puts_the_comments_of_code_cells_under_the_licence_license_gi
     LICENSE, section 2, puts their comments for the reader under CC BY-SA). The documentation it names beside the
     text is the documentation LICENSE puts under CC BY-SA (site/README.md, under site/, is code's: MIT). The two
     licences are two bullets since read66 R L13; each bullet is read whole. The MIT bullet says the READMEs in the
-    code's folders go with the code (read69 R L20), and the other that the package `figures` is not among the
+    code's folders go with the code (read69 R L20; "It also covers" since read73 R L15), and the other that the package `figures` is not among the
     figures it covers (read69 R L19)."""
     readme = flat("README.md").split("## Licence", 1)[1]
     mit = readme.split("* [MIT License](LICENSE): ", 1)[1].split(" * ", 1)[0]
     share_alike = readme.split("* [CC BY-SA 4.0](LICENSE-CC-BY-SA-4.0): ", 1)[1].split(" A few files", 1)[0]
     assert "the code in the notebooks." in mit and "comment" not in mit, mit
-    assert "The READMEs in the code's folders, such as site/README.md, go with it" in mit, mit
+    assert "It also covers the READMEs in the code's folders, such as site/README.md," in mit, mit
     assert share_alike.startswith("the text of the course and its documentation (this file, CONTRIBUTING.md, "
                                   "CHANGELOG.md and docs/); the comments written for the reader in the code cells; "
                                   "and the figures: the diagrams and the images the notebooks show, but not the "
@@ -4127,10 +4127,11 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # section's code or saved output; it read only the English, counted a cited section only when the same
     # Markdown cell cites it, and exempted two constants the README did not name
     assert ("Another test, `tests/test_prose_numbers.py`, checks each number that a section's English text gives to "
-            "three or more decimal places: it must appear, to those places, in the section's code or saved output, "
-            "or in those of a section cited in the same Markdown cell. Two constants are exempt: 1/√2 ≈ 0.707 and "
+            "three or more decimal places: it must appear, to those places, in the code or saved output of that "
+            "section or of a section the same Markdown cell cites. Two constants are exempt: 1/√2 ≈ 0.707 and "
             "GELU's 0.044715.") in text
     assert "must print or assert that number" not in text and "or a section it cites" not in text
+    assert "or in those of a section" not in text       # read73 R L9: hard to parse
     source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
     [constants] = [node.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
                    and [ast.unparse(target) for target in node.targets] == ["CONSTANTS"]]
@@ -4177,14 +4178,14 @@ def test_the_readme_names_the_mask_bugs_section_1_shows():
     """README.md (read63 R C1): it said "the three common mask bugs"; §1 shows four, the fourth the complement
     `~allowed` passed for the allowed set (§1.4). Each bug the README names has its place in §1's source, and
     the third is said as §1.7 says it, "$j \\le i$ is mistyped as $j < i$" (read69 R L2: code font on `j ≤ i`,
-    which is not code)."""
+    which is not code; read73 R L2: the four bugs are said as four actions, "mistyping j ≤ i as j < i")."""
     text = flat("README.md")
     assert "four mask bugs that §1 shows" in text
     source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
-    for readme, section in (("forbidden scores set to 0 instead of −∞", "## 1.5 A score of 0 forbids nothing"),
-                            ("future weights zeroed after softmax", "## 1.6 The wrong order: softmax first"),
-                            ("the condition j ≤ i mistyped as j < i", "## 1.7 `<` instead of `≤`"),
-                            ("the complement of the mask (`~allowed`) passed instead of the mask",
+    for readme, section in (("setting forbidden scores to 0 instead of −∞", "## 1.5 A score of 0 forbids nothing"),
+                            ("zeroing future weights after softmax", "## 1.6 The wrong order: softmax first"),
+                            ("mistyping j ≤ i as j < i", "## 1.7 `<` instead of `≤`"),
+                            ("passing the mask's complement (`~allowed`) instead of the mask",
                              "the complement `~allowed`")):
         assert readme in text and section in source, (readme, section)
     assert r"Suppose the condition $j \le i$ is mistyped as $j < i$" in source
@@ -4516,3 +4517,19 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     with pytest.raises(ValueError, match="unknown escape"):
         _unquote('"$557\\,056$"', "x.po", 1)
     assert _unquote('"$D \\times d$"', "x.po", 1) == "$D \times d$"          # a tab: why the guide says it
+
+
+def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past_decides():
+    """README.md's "The experiment (§7)" once said the unmasked decoder copies the answer from a later position
+    where the tokens so far do not determine the next token, which reads as "only there" (read73 R C1). §7's
+    Figure 7.3 asserts that rows 0-3 of `aжb|bжa` read their target from a later position with weight above 0.9,
+    and row 3's target, `|`, is decided: no position from 3 on is free. The README says so, and not the old
+    sentence."""
+    part = flat("README.md").split("## The experiment (§7)", 1)[1].split(" ## ", 1)[0]
+    assert "Where the tokens so far do not determine the next token, it copies" not in part
+    assert ("It reads the answer from a later position of its input: where the tokens so far leave the next token "
+            "open, but also at some positions where they already decide it.") in part, part
+    code = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    assert 'encode("aжb|bжa", vocab)' in code
+    assert "assert np.all(on_answer.max(axis=0)[:4] > 0.9)" in code
+    assert "list(free.sum(axis=0)) == [216, 216, 216, 0, 0, 0, 0, 0]" in code
