@@ -3324,11 +3324,20 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check converts its "
-            "arguments and returns the new values (`lib.decoder.train`) calls the check on its first line instead. "
-            "A method calls "
-            "`validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape its "
-            "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
+    # read73 A C1: the guide said such a check "converts its arguments and returns the new values", which every
+    # check does (checked() writes them back); what sets these two apart is that their check's values are not the
+    # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
+    first_line_sentence = ("A function whose check returns other values than its arguments, one for one, calls the "
+                           "check on its first line instead: `lib.decoder.train`, whose check turns `seed` into a list "
+                           "of seeds, and `lib.checks.chapter_model`.")
+    assert ("A function names its check with `@checked(validate.its_check)`. " + first_line_sentence + " A method "
+            "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
+            "its `saved` record implies.") in text       # read59 A C3: not every method checks on its first line
+    assert "converts its arguments and returns the new values" not in text
+    checked_source = (ROOT / "lib" / "validate.py").read_text(encoding="utf-8")
+    assert "bound.arguments.update(zip(bound.arguments, check(*bound.arguments.values())))" in checked_source
+    assert "return values, steps, batch_size, [seed]" in checked_source
+    assert "return values, steps, batch_size, list(seed)" in checked_source
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
     assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
@@ -3345,6 +3354,7 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
         if calls and "." not in name and name not in decorated:
             first_line[f"{module}.{name}"] = calls[0].func.attr
     assert first_line == {"checks.chapter_model": "float_dtype", "decoder.train": "train"}, first_line
+    assert all(f"`lib.{name}`" in first_line_sentence for name in first_line), first_line   # the guide names each
     validate = {f.name: f for f in ast.parse((ROOT / "lib" / "validate.py").read_text(encoding="utf-8")).body
                 if isinstance(f, ast.FunctionDef)}
     for check in first_line.values():       # the check returns something else than its arguments, in order
