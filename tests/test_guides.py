@@ -4020,8 +4020,9 @@ def test_every_count_of_the_sections_is_the_courses():
     those without (read61 A2 C2: no test read it, and the guide did not name it). README.md's opening counts the
     sections in words as §0 does, "The course has nine sections, §0–§8" (read63 A C4, A2 C3: the list left it out,
     and only its "§0–§8" was read, so a stale "nine" passed). CHANGELOG.md's newest entry is tests/test_release.py's."""
-    assert ("the new last section in every place that names it or counts the sections: §0's opening, README.md's "
-            "opening and its \"The course\", this guide's Terms, docs/maintainers.md's layout and `CHANGELOG.md`'s "
+    # read73 A L7: the five places, once a run-on sentence, are a list of their own
+    assert ("the new last section in every place that names it or counts the sections: * §0's opening; * README.md's "
+            "opening and its \"The course\"; * this guide's Terms; * docs/maintainers.md's layout; * `CHANGELOG.md`'s "
             "newest entry. `tests/test_guides.py` and `tests/test_release.py` name any left out of date.") in flat(
         "CONTRIBUTING.md")
     sources = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
