@@ -1078,6 +1078,9 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
         assert not re.search(r"execute[sd]? every notebook", text)
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
+    # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
+    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## When the English")]
+    assert "`make notebooks` writes every notebook" in one_source
 
 
 def test_adding_a_language_lists_the_sidebar_captions():
@@ -1284,8 +1287,10 @@ def test_the_notebook_time_target_is_the_benchmarks():
     assert "learner=True" in bench and 'glob(f"*/{args.only' in bench
     assert "if path.stem in TARGETS:\n                wall, cpu = run(path, learner=True)" in bench
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
-    # a new section keeps within the same targets
-    assert f"notebooks within the time targets {link}, including the target for all of `chapters/` together;" in text
+    # a new section keeps within the same targets; read73 A C2: "the target for all of `chapters/` together" read as
+    # one budget for every language's notebooks, but the target is per language, a third of the three languages' total
+    assert f"notebooks within the time targets {link}, including {m.group(4)} s per language for all of `chapters/`;" in text
+    assert "including the target for all of `chapters/` together" not in text
 
 
 def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
@@ -3039,8 +3044,9 @@ def test_the_code_calls_a_section_a_chapter_and_a_subsection_a_section():
     import inspect
     from grading import sections
     from tools import quizzes
-    said = re.search(r"In code and file names, a section is called a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\), "
-                     r"and a subsection a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` takes "
+    # read73 A L6: "and a subsection a *section*", elliptical, read as a tongue-twister
+    said = re.search(r"In code and file names, a section is a \*chapter\* \(`chapters/`, `CHAPTER_PAGES`\), "
+                     r"and a subsection is a \*section\*\. For example, `section_href\((\d+), (\d+), lang\)` in `grading/sections\.py` takes "
                      r"§(\d+)\.(\d+) as chapter (\d+), section (\d+)\.", flat("CONTRIBUTING.md"))
     assert said and said.group(1, 2) == said.group(3, 4) == said.group(5, 6), \
         "CONTRIBUTING.md no longer says how code names a section"
@@ -3206,13 +3212,16 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     # read69 A L4: no longer contrasted with `make test`, which the next paragraph introduces
     # read71 A L2: under a heading of its own, "Set up once"
     assert ("### Set up once You need `make` and Python 3.11 or newer") in text
-    assert ("`make dev` creates `.venv` and installs the Python packages but no Debian packages.") in text
+    # read73 A L1: the one setup step described `make dev` without asking the reader to run it
+    assert ("Run `make dev`: it creates `.venv` and installs the Python packages, but no Debian packages.") in text
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice; read71 A L3: "which needs root" had no clear antecedent)
     assert ("`make test`, `make book` and `make pdf` first install any Debian package they need that the machine lacks "
-            "(`tools/system-packages.txt`). Installing needs root or sudo. `make test SYSTEM_PACKAGES=skip` goes on "
-            "without them, and the tests that need them are skipped. Under `CI=true`, which `.ci/run` sets for "
-            "continuous integration (CI, the automatic test run), they fail instead.") in text
+            "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, run `make test "
+            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. Under `CI=true`, which "
+            "`.ci/run` sets for continuous integration (CI, the automatic test run), those tests fail instead.") in text
+    # read73 A L3: "they fail instead" read as the packages or the targets; it is the tests
+    assert "they fail instead" not in text
     assert text.count("Debian package") == 2, text.count("Debian package")
     targets = {target for p in system_packages.read() for target in p.targets}
     assert targets == {"book", "test", "pdf"}, targets
@@ -3324,11 +3333,20 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
     text = flat("CONTRIBUTING.md")
-    assert ("A function names its check with `@checked(validate.its_check)`. A function whose check converts its "
-            "arguments and returns the new values (`lib.decoder.train`) calls the check on its first line instead. "
-            "A method calls "
-            "`validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape its "
-            "`saved` record implies.") in text       # read59 A C3: not every method checks on its first line
+    # read73 A C1: the guide said such a check "converts its arguments and returns the new values", which every
+    # check does (checked() writes them back); what sets these two apart is that their check's values are not the
+    # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
+    first_line_sentence = ("A function whose check does not return its arguments one for one calls it on its first "
+                           "line instead: `lib.decoder.train`, whose check makes `seed` a list, and "
+                           "`lib.checks.chapter_model`.")
+    assert ("A function names its check with `@checked(validate.its_check)`. " + first_line_sentence + " A method "
+            "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
+            "its `saved` record implies.") in text       # read59 A C3: not every method checks on its first line
+    assert "converts its arguments and returns the new values" not in text
+    checked_source = (ROOT / "lib" / "validate.py").read_text(encoding="utf-8")
+    assert "bound.arguments.update(zip(bound.arguments, check(*bound.arguments.values())))" in checked_source
+    assert "return values, steps, batch_size, [seed]" in checked_source
+    assert "return values, steps, batch_size, list(seed)" in checked_source
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
     assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
@@ -3345,6 +3363,7 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
         if calls and "." not in name and name not in decorated:
             first_line[f"{module}.{name}"] = calls[0].func.attr
     assert first_line == {"checks.chapter_model": "float_dtype", "decoder.train": "train"}, first_line
+    assert all(f"`lib.{name}`" in first_line_sentence for name in first_line), first_line   # the guide names each
     validate = {f.name: f for f in ast.parse((ROOT / "lib" / "validate.py").read_text(encoding="utf-8")).body
                 if isinstance(f, ast.FunctionDef)}
     for check in first_line.values():       # the check returns something else than its arguments, in order
@@ -3470,7 +3489,7 @@ def test_the_translators_guide_takes_the_python_from_contributing():
     loop = text[text.index("## A quick loop"):]
     assert re.match(r"## A quick loop ### Set up once You need `make` and Python \d\.\d+ or newer \(on Debian or "
                     r"Ubuntu, also the package `python3-venv`\)\. Run every command from the top of the repository\. "
-                    r"`make dev` creates", loop)
+                    r"Run `make dev`: it creates", loop)      # read73 A L1: the guide now says to run it
     assert not re.search(r"Python \d", guide)
 
 
@@ -4001,8 +4020,9 @@ def test_every_count_of_the_sections_is_the_courses():
     those without (read61 A2 C2: no test read it, and the guide did not name it). README.md's opening counts the
     sections in words as §0 does, "The course has nine sections, §0–§8" (read63 A C4, A2 C3: the list left it out,
     and only its "§0–§8" was read, so a stale "nine" passed). CHANGELOG.md's newest entry is tests/test_release.py's."""
-    assert ("the new last section in every place that names it or counts the sections: §0's opening, README.md's "
-            "opening and its \"The course\", this guide's Terms, docs/maintainers.md's layout and `CHANGELOG.md`'s "
+    # read73 A L7: the five places, once a run-on sentence, are a list of their own
+    assert ("the new last section in every place that names it or counts the sections: * §0's opening; * README.md's "
+            "opening and its \"The course\"; * this guide's Terms; * docs/maintainers.md's layout; * `CHANGELOG.md`'s "
             "newest entry. `tests/test_guides.py` and `tests/test_release.py` name any left out of date.") in flat(
         "CONTRIBUTING.md")
     sources = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
