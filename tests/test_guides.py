@@ -3498,11 +3498,19 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     part = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
     assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 20, (run, said)
-    assert f"and the {len(run)} test files that read the translations, which" in step
+    readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
+    # read73 T C1: "the 20 test files that read the translations" made them all, yet the grader's tests quote
+    # course.po too (the Russian class report's «Доля сдавших»); step 5 runs 20 of them and names where the rest run
+    assert f"and {len(run)} of the test files that read the translations, which" in step
+    assert f"the {len(run)} test files that read the translations" not in step
+    assert ("Step 6 runs the rest, among them the grader's tests (`tests/test_grading_*.py`), some of which quote "
+            "interface texts too.") in step
+    grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
+    assert grader & readers and not grader & set(run), sorted(grader & readers)
+    assert "Доля сдавших" in (ROOT / "tests" / "test_grading_exports.py").read_text(encoding="utf-8")
     # read71 T C1: test_guides.py was left out as "the guides' sentences", yet it fails on a translated term of the
     # appendix's glossary that is not docs/glossary.md's (and quotes Russian catalogue text word for word)
     assert "tests/test_guides.py" in run and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
-    readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
     not_named = {   # read a translation, but are not for step 5, and why
         "tests/test_languages.py": "that the code lists the languages once (\"Adding a language\")",
         "tests/test_nbsource.py": "the source format, on made-up catalogues",
