@@ -2822,7 +2822,9 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
     """docs/translating.md names tests that quote a translation word for word, so that a translator who changes one
     expects the test to fail (read57 T C3: the guide said no committed file held an interface text, and a changed
     rubric title failed tests/test_grading_exports.py). Each named test holds a string that is a translation of
-    course.po, or holds a piece of one (a message filled with its values); a test that quotes none holds neither."""
+    course.po or of a prose catalogue, or holds a piece of one (a message filled with its values); a test that quotes
+    none holds neither. read73 T C2: the list left out test_prose_numbers.py and test_glossary.py, which quote the
+    Chinese and Russian of §1, §2, §3 and §5."""
     import ast
 
     from course_i18n.catalogue import DOMAIN, LOCALES_DIR, read_po
@@ -2833,12 +2835,14 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
     assert m, "docs/translating.md no longer names the tests that quote a translation"
     named = re.findall(r"`(tests/test_\w+\.py)`", m.group(1))
     whole, pieces = set(), set()
-    for lang in LANGUAGES:
-        if lang != SOURCE_LANGUAGE:
-            for entry in read_po(LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"):
-                if entry["msgid"] and re.search(r"[^\x00-\x7f]", entry["msgstr"]):
-                    whole.add(entry["msgstr"])
-                    pieces |= {p for p in re.split(r"\{[^{}]*\}", entry["msgstr"]) if len(p) >= 10}
+    prose = [ROOT / "src" / "locales" / lang / "LC_MESSAGES" / f"{kind}.po" for lang in LANGUAGES
+             if lang != SOURCE_LANGUAGE for kind in ("chapters", "solutions", "quizzes")]
+    for path in [LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po" for lang in LANGUAGES
+                 if lang != SOURCE_LANGUAGE] + prose:
+        for entry in read_po(path):
+            if entry["msgid"] and re.search(r"[^\x00-\x7f]", entry["msgstr"]):
+                whole.add(entry["msgstr"])
+                pieces |= {p for p in re.split(r"\{[^{}]*\}", entry["msgstr"]) if len(p) >= 10}
 
     def quoted(path):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -2846,9 +2850,31 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
         return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
                 and id(node) not in docstrings and (len(node.value) >= 4 and node.value in whole
                                                     or any(piece in node.value for piece in pieces))]
-    assert len(named) >= 3 and all(quoted(ROOT / path) for path in named), named
+    assert len(named) >= 3 and all(quoted(ROOT / path) for path in named), [p for p in named if not quoted(ROOT / p)]
+    assert {"tests/test_prose_numbers.py", "tests/test_glossary.py"} <= set(named), named
     assert not quoted(ROOT / "tests" / "test_code_width.py")
     assert "FAILURES = {" in (ROOT / "tests" / "test_exercises.py").read_text(encoding="utf-8")
+
+
+def test_the_prose_numbers_bullet_says_what_the_file_checks():
+    """docs/translating.md's bullet on tests/test_prose_numbers.py (read73 T C2: it named one of the file's tests, the
+    bound of §7, and left out its title test and the tests that quote §3's and §5's Chinese and Russian, so that a
+    translator who rewords §3's opening met a failure the guide did not explain)."""
+    import inspect
+
+    import test_prose_numbers as t
+    text = flat("docs", "translating.md")
+    assert ("* `tests/test_prose_numbers.py`: a number with three or more decimals in a section's English, two "
+            "constants aside, appears in the code or output of that section or of one it cites; where §7 prints a bound other than 10⁻⁶, the text just before it states that "
+            "bound; and some sentences of §3, §5 and §3's quiz say what the code does, in words the test quotes in "
+            "every language.") in text
+    assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
+    assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
+    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t) and len(t.CONSTANTS) == 2
+    assert r're.findall(r"§(\d+)", paragraph)' in inspect.getsource(t)                 # a section the paragraph cites
+    assert "какие ключи стоят не позже него" in inspect.getsource(t.test_section_3_opens_with_the_keys_a_query_may_read)
+    assert "множества `cached_layers`" in inspect.getsource(t.test_section_5_calls_cached_layers_what_its_code_passes)
+    assert "запроса 5 с ключом 2" in inspect.getsource(t.test_section_3_5_scores_rope_only_on_pairs_the_causal_mask_allows)
 
 
 def test_the_install_note_has_one_entry_per_exercise_source():
