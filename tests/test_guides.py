@@ -3876,13 +3876,17 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
                   r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
-                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
-                  r"grade (\d+) \(`tools/hint_readability\.py`\);", text)      # read66 T L13: one rule a line; read69 T L17-18
+                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% of the "
+                  r"diagnoses above US school grade (\d+) on the Flesch–Kincaid scale, adapted for Russian "
+                  r"\(`tools/hint_readability\.py`\);", text)   # read73 T C3, L12: 5 % of the hints, by a named scale      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
     assert limits.count(f") <= {words}") == 2 and limits.count(f") <= {characters}") == 1
     assert limits.count(f"<= 0.{int(share):02d} * len(") == 2 and limits.count(f"> {grade}]") == 2
+    assert "hard = [(i, round(g, 1)) for i, _, g, _ in en if g > 9]" in limits       # a share of hints, not of grade 9
+    assert "at most 5% above US grade 9" not in text
+    assert "the Flesch–Kincaid grade" in hint_readability.__doc__ and "Russian adaptation" in hint_readability.__doc__
     assert "diagnoses.explain_mistake(m, lang)" in inspect.getsource(hint_readability.hints)   # the printed line
     assert hint_readability.length("masked_softmax：见 §1.7。", "zh") == 14 + 1 + 3             # letters, 见, §, 1, 7
     bare, quoted = "сумма не та: eps слишком мал", "сумма не та: `eps` слишком мал"
