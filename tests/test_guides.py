@@ -3863,8 +3863,11 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     text = flat("docs", "translating.md")
     assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
             'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. It '
-            "capitalises a clause's first word, so write code that starts a clause in backticks (`` `eps` ``, not "
-            "eps, which becomes Eps).") in text
+            "capitalises the first word of each clause after the first (Chinese has no capitals), so write code "
+            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in text
+    # read73 T C4: "a clause's first word" said the first clause too, which follows "What this suggests: " uncapitalised
+    assert "capitalises a clause's first word" not in text
+    assert diagnoses.sentences("eps is small: eps is small", "en") == "eps is small. Eps is small"
     assert diagnoses._CLAUSE["zh"].pattern == "[：；]" and diagnoses._CLAUSE["en"].pattern.endswith("[:;] ")
     assert diagnoses.sentences("one: two; three", "en") == "one. Two. Three"
     assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
