@@ -2864,14 +2864,14 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
 
     import test_prose_numbers as t
     text = flat("docs", "translating.md")
-    assert ("* `tests/test_prose_numbers.py`: a number with three or more decimals in a section's English, two "
-            "constants aside, appears in the code or output of that section or of one it cites; where §7 prints a bound other than 10⁻⁶, the text just before it states that "
-            "bound; and some sentences of §3, §5 and §3's quiz say what the code does, in words the test quotes in "
-            "every language.") in text
+    # "among others": its title test reads the English only (README.md says what it checks), the rest every language
+    assert ("* `tests/test_prose_numbers.py`: among others, where §7 prints a bound other than 10⁻⁶, the text just "
+            "before it states that bound, and some sentences of §3, §5 and §3's quiz say what the code does, in words "
+            "the test quotes in every language.") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
     assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
-    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t) and len(t.CONSTANTS) == 2
-    assert r're.findall(r"§(\d+)", paragraph)' in inspect.getsource(t)                 # a section the paragraph cites
+    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
+    assert "three or more decimal places" in flat("README.md") and "`tests/test_prose_numbers.py`" in flat("README.md")
     assert "какие ключи стоят не позже него" in inspect.getsource(t.test_section_3_opens_with_the_keys_a_query_may_read)
     assert "множества `cached_layers`" in inspect.getsource(t.test_section_5_calls_cached_layers_what_its_code_passes)
     assert "запроса 5 с ключом 2" in inspect.getsource(t.test_section_3_5_scores_rope_only_on_pairs_the_causal_mask_allows)
@@ -3617,7 +3617,8 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     entry also by its first English words."""
     from tools import i18n
     assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
-            "for prose, the first English words. Search the catalogue for those words:") in flat("docs", "translating.md")
+            "for prose, the first English words. Search the catalogue for those words (for an interface text, for the "
+            "key):") in flat("docs", "translating.md")      # read73 T L3: an interface line has no English words
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
@@ -3889,7 +3890,8 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert limits.count(f"<= 0.{int(share):02d} * len(") == 2 and limits.count(f"> {grade}]") == 2
     assert "hard = [(i, round(g, 1)) for i, _, g, _ in en if g > 9]" in limits       # a share of hints, not of grade 9
     assert "at most 5% above US grade 9" not in text
-    assert "the Flesch–Kincaid grade" in hint_readability.__doc__ and "Russian adaptation" in hint_readability.__doc__
+    scale = " ".join(hint_readability.__doc__.split())
+    assert "the Flesch–Kincaid grade" in scale and "the Russian adaptation" in scale
     assert "diagnoses.explain_mistake(m, lang)" in inspect.getsource(hint_readability.hints)   # the printed line
     assert hint_readability.length("masked_softmax：见 §1.7。", "zh") == 14 + 1 + 3             # letters, 见, §, 1, 7
     bare, quoted = "сумма не та: eps слишком мал", "сумма не та: `eps` слишком мал"
