@@ -2865,9 +2865,9 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     import test_prose_numbers as t
     text = flat("docs", "translating.md")
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
-    assert ("* `tests/test_prose_numbers.py`: among others, where §7 prints a bound other than 10⁻⁶, the text just "
-            "before it states that bound, and some sentences of §3, §5 and §3's quiz say what the code does, in words "
-            "the test quotes in every language.") in text
+    assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ is stated just before the "
+            "cell that prints it, and some sentences of §3, §5 and §3's quiz say what the code does, in words quoted "
+            "in every language.") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
     assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
     assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
