@@ -2827,7 +2827,9 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
     """docs/translating.md names tests that quote a translation word for word, so that a translator who changes one
     expects the test to fail (read57 T C3: the guide said no committed file held an interface text, and a changed
     rubric title failed tests/test_grading_exports.py). Each named test holds a string that is a translation of
-    course.po, or holds a piece of one (a message filled with its values); a test that quotes none holds neither."""
+    course.po or of a prose catalogue, or holds a piece of one (a message filled with its values); a test that quotes
+    none holds neither. read73 T C2: the list left out test_prose_numbers.py and test_glossary.py, which quote the
+    Chinese and Russian of §1, §2, §3 and §5."""
     import ast
 
     from course_i18n.catalogue import DOMAIN, LOCALES_DIR, read_po
@@ -2838,12 +2840,14 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
     assert m, "docs/translating.md no longer names the tests that quote a translation"
     named = re.findall(r"`(tests/test_\w+\.py)`", m.group(1))
     whole, pieces = set(), set()
-    for lang in LANGUAGES:
-        if lang != SOURCE_LANGUAGE:
-            for entry in read_po(LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"):
-                if entry["msgid"] and re.search(r"[^\x00-\x7f]", entry["msgstr"]):
-                    whole.add(entry["msgstr"])
-                    pieces |= {p for p in re.split(r"\{[^{}]*\}", entry["msgstr"]) if len(p) >= 10}
+    prose = [ROOT / "src" / "locales" / lang / "LC_MESSAGES" / f"{kind}.po" for lang in LANGUAGES
+             if lang != SOURCE_LANGUAGE for kind in ("chapters", "solutions", "quizzes")]
+    for path in [LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po" for lang in LANGUAGES
+                 if lang != SOURCE_LANGUAGE] + prose:
+        for entry in read_po(path):
+            if entry["msgid"] and re.search(r"[^\x00-\x7f]", entry["msgstr"]):
+                whole.add(entry["msgstr"])
+                pieces |= {p for p in re.split(r"\{[^{}]*\}", entry["msgstr"]) if len(p) >= 10}
 
     def quoted(path):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -2851,9 +2855,31 @@ def test_the_tests_translating_md_says_quote_a_translation_do():
         return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
                 and id(node) not in docstrings and (len(node.value) >= 4 and node.value in whole
                                                     or any(piece in node.value for piece in pieces))]
-    assert len(named) >= 3 and all(quoted(ROOT / path) for path in named), named
+    assert len(named) >= 3 and all(quoted(ROOT / path) for path in named), [p for p in named if not quoted(ROOT / p)]
+    assert {"tests/test_prose_numbers.py", "tests/test_glossary.py"} <= set(named), named
     assert not quoted(ROOT / "tests" / "test_code_width.py")
     assert "FAILURES = {" in (ROOT / "tests" / "test_exercises.py").read_text(encoding="utf-8")
+
+
+def test_the_prose_numbers_bullet_says_what_the_file_checks():
+    """docs/translating.md's bullet on tests/test_prose_numbers.py (read73 T C2: it named one of the file's tests, the
+    bound of §7, and left out its title test and the tests that quote §3's and §5's Chinese and Russian, so that a
+    translator who rewords §3's opening met a failure the guide did not explain)."""
+    import inspect
+
+    import test_prose_numbers as t
+    text = flat("docs", "translating.md")
+    # "among others": its title test reads the English only (README.md says what it checks), the rest every language
+    assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ is stated just before the "
+            "cell that prints it, and some sentences of §3, §5 and §3's quiz say what the code does, in words quoted "
+            "in every language.") in text
+    assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
+    assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
+    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
+    assert "three or more decimal places" in flat("README.md") and "`tests/test_prose_numbers.py`" in flat("README.md")
+    assert "какие ключи стоят не позже него" in inspect.getsource(t.test_section_3_opens_with_the_keys_a_query_may_read)
+    assert "множества `cached_layers`" in inspect.getsource(t.test_section_5_calls_cached_layers_what_its_code_passes)
+    assert "запроса 5 с ключом 2" in inspect.getsource(t.test_section_3_5_scores_rope_only_on_pairs_the_causal_mask_allows)
 
 
 def test_the_install_note_has_one_entry_per_exercise_source():
@@ -3517,11 +3543,19 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     part = text[text.index("## What `check` does not see"):text.index("Some tests quote a translation")]
     said = re.findall(r"`(tests/test_\w+\.py)`", part)
     assert sorted(run) == sorted(said) and len(run) == len(set(run)) == 20, (run, said)
-    assert f"and the {len(run)} test files that read the translations, which" in step
+    readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
+    # read73 T C1: "the 20 test files that read the translations" made them all, yet the grader's tests quote
+    # course.po too (the Russian class report's «Доля сдавших»); step 5 runs 20 of them and names where the rest run
+    assert f"and {len(run)} of the test files that read the translations, which" in step
+    assert f"the {len(run)} test files that read the translations" not in step
+    assert ("Step 6 runs the rest, among them the grader's tests (`tests/test_grading_*.py`), some of which quote "
+            "interface texts too.") in step
+    grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
+    assert grader & readers and not grader & set(run), sorted(grader & readers)
+    assert "Доля сдавших" in (ROOT / "tests" / "test_grading_exports.py").read_text(encoding="utf-8")
     # read71 T C1: test_guides.py was left out as "the guides' sentences", yet it fails on a translated term of the
     # appendix's glossary that is not docs/glossary.md's (and quotes Russian catalogue text word for word)
     assert "tests/test_guides.py" in run and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
-    readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
     not_named = {   # read a translation, but are not for step 5, and why
         "tests/test_languages.py": "that the code lists the languages once (\"Adding a language\")",
         "tests/test_nbsource.py": "the source format, on made-up catalogues",
@@ -3602,7 +3636,8 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     entry also by its first English words."""
     from tools import i18n
     assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
-            "for prose, the first English words. Search the catalogue for those words:") in flat("docs", "translating.md")
+            "for prose, the first English words. Search the catalogue for those words (for an interface text, for the "
+            "key):") in flat("docs", "translating.md")      # read73 T L3: an interface line has no English words
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
@@ -3848,8 +3883,11 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     text = flat("docs", "translating.md")
     assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
             'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. It '
-            "capitalises a clause's first word, so write code that starts a clause in backticks (`` `eps` ``, not "
-            "eps, which becomes Eps).") in text
+            "capitalises the first word of each clause after the first (Chinese has no capitals), so write code "
+            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in text
+    # read73 T C4: "a clause's first word" said the first clause too, which follows "What this suggests: " uncapitalised
+    assert "capitalises a clause's first word" not in text
+    assert diagnoses.sentences("eps is small: eps is small", "en") == "eps is small. Eps is small"
     assert diagnoses._CLAUSE["zh"].pattern == "[：；]" and diagnoses._CLAUSE["en"].pattern.endswith("[:;] ")
     assert diagnoses.sentences("one: two; three", "en") == "one. Two. Three"
     assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
@@ -3861,13 +3899,18 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
                   r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
-                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% above US "
-                  r"grade (\d+) \(`tools/hint_readability\.py`\);", text)      # read66 T L13: one rule a line; read69 T L17-18
+                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% of the "
+                  r"diagnoses above US school grade (\d+) on the Flesch–Kincaid scale, adapted for Russian "
+                  r"\(`tools/hint_readability\.py`\);", text)   # read73 T C3, L12: 5 % of the hints, by a named scale      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
     assert limits.count(f") <= {words}") == 2 and limits.count(f") <= {characters}") == 1
     assert limits.count(f"<= 0.{int(share):02d} * len(") == 2 and limits.count(f"> {grade}]") == 2
+    assert "hard = [(i, round(g, 1)) for i, _, g, _ in en if g > 9]" in limits       # a share of hints, not of grade 9
+    assert "at most 5% above US grade 9" not in text
+    scale = " ".join(hint_readability.__doc__.split())
+    assert "the Flesch–Kincaid grade" in scale and "the Russian adaptation" in scale
     assert "diagnoses.explain_mistake(m, lang)" in inspect.getsource(hint_readability.hints)   # the printed line
     assert hint_readability.length("masked_softmax：见 §1.7。", "zh") == 14 + 1 + 3             # letters, 见, §, 1, 7
     bare, quoted = "сумма не та: eps слишком мал", "сумма не та: `eps` слишком мал"
