@@ -4385,12 +4385,15 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     "masked model" and calls its version with the mask off the negative control (read69 G C2); §7.3 and §8.2 train
     the unmasked model."""
     glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
-    assert "| masked model / unmasked model (trained with and without the causal mask: §7.3, §8.2) |" in glossary
+    # read73 G C1: "trained with and without the mask" made §4's untrained masked model no masked model at all
+    assert ("| masked model / unmasked model (with and without the causal mask; trained in §7.2, §7.3, §8.2) |"
+            in glossary)
+    assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
     assert ("§4 has only the masked model; with its mask off, it is §4's negative control, not an unmasked "
             "model.") in glossary and "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
-    assert "(trained with and without the causal mask, §7.3 and §8.2) |" in words
+    assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
     assert "the masked model" in section and "negative control with the mask off" in section
     assert not re.search(r"unmasked model|model without the mask", section, re.I)
@@ -4398,6 +4401,9 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
         text = (ROOT / "src" / "chapters" / source).read_text(encoding="utf-8")
         part = text.split(f"## {number} ", 1)[1].split("\n## ", 1)[0]
         assert "causal=False" in part, number
+    seven_two = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    seven_two = seven_two.split("## 7.2 ", 1)[1].split("\n## ", 1)[0]
+    assert "masked_losses = train(masked," in seven_two
 
 
 def test_the_glossary_names_what_the_search_tests_need():
