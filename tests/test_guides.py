@@ -4522,3 +4522,21 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     with pytest.raises(ValueError, match="unknown escape"):
         _unquote('"$557\\,056$"', "x.po", 1)
     assert _unquote('"$D \\times d$"', "x.po", 1) == "$D \times d$"          # a tab: why the guide says it
+
+
+def test_the_glossary_gives_a_symbol_in_every_column():
+    """docs/glossary.md says its Chinese and Russian columns give a term with its symbol where it has one, yet three
+    rows gave the symbol only in English: the causal bound L*, the output layer W_head, and layer normalisation's
+    γ / β (read73 G C2). Maths outside the English cell's parentheses is in every column, and these rows name theirs."""
+    from tools import search_index
+    header, rows = search_index.glossary_rows()
+    for cells in rows:
+        maths = re.findall(r"\$[^$]*\$", re.sub(r"\([^)]*\)", "", cells[0]))
+        for symbol in maths:
+            assert all(symbol in cell for cell in cells[1:]), cells
+    named = {cells[0]: cells[1:] for cells in rows}
+    assert named["causal bound $\\mathcal L^*$ (§7.2)"] == [
+        "因果模型的下界 $\\mathcal L^*$", "нижняя граница для причинных моделей $\\mathcal L^*$"]
+    assert named["output layer (W_head)"] == ["输出层（W_head）", "выходной слой (W_head)"]
+    assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
+        "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
