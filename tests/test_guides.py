@@ -2536,7 +2536,7 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
     text = flat("docs", "glossary.md")
     assert ("Learners see a selection of these terms in the appendix's glossary: the last table of "
             "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. If the "
-            "appendix shows the term, or should, change or add its row there too. `tests/test_guides.py` reads that "
+            "appendix has or should have the term, change or add its row there too. `tests/test_guides.py` reads that "
             "table in the built appendix notebooks (`chapters/<lang>/appendix.ipynb`). It checks that each of its "
             "terms is a term of this page, in the same words.") in text     # read66 G L7: once a 40-word sentence
     # read71 G L6: the rebuild is step 4's, said where step 3 changes the table
@@ -2572,7 +2572,7 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
             "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
-            "as they were.") in step
+            "alone.") in step
     # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
