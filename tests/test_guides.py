@@ -2541,7 +2541,7 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
     text = flat("docs", "glossary.md")
     assert ("Learners see a selection of these terms in the appendix's glossary: the last table of "
             "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. If the "
-            "appendix shows the term, or should, change or add its row there too. `tests/test_guides.py` reads that "
+            "appendix has or should have the term, change or add its row there too. `tests/test_guides.py` reads that "
             "table in the built appendix notebooks (`chapters/<lang>/appendix.ipynb`). It checks that each of its "
             "terms is a term of this page, in the same words.") in text     # read66 G L7: once a 40-word sentence
     # read71 G L6: the rebuild is step 4's, said where step 3 changes the table
@@ -2577,7 +2577,7 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
             "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
-            "as they were.") in step
+            "alone.") in step
     # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
@@ -4449,12 +4449,15 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     "masked model" and calls its version with the mask off the negative control (read69 G C2); §7.3 and §8.2 train
     the unmasked model."""
     glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
-    assert "| masked model / unmasked model (trained with and without the causal mask: §7.3, §8.2) |" in glossary
+    # read73 G C1: "trained with and without the mask" made §4's untrained masked model no masked model at all
+    assert ("| masked model / unmasked model (with and without the causal mask; trained in §7.2, §7.3, §8.2) |"
+            in glossary)
+    assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
     assert ("§4 has only the masked model; with its mask off, it is §4's negative control, not an unmasked "
             "model.") in glossary and "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
-    assert "(trained with and without the causal mask, §7.3 and §8.2) |" in words
+    assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
     assert "the masked model" in section and "negative control with the mask off" in section
     assert not re.search(r"unmasked model|model without the mask", section, re.I)
@@ -4462,6 +4465,9 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
         text = (ROOT / "src" / "chapters" / source).read_text(encoding="utf-8")
         part = text.split(f"## {number} ", 1)[1].split("\n## ", 1)[0]
         assert "causal=False" in part, number
+    seven_two = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    seven_two = seven_two.split("## 7.2 ", 1)[1].split("\n## ", 1)[0]
+    assert "masked_losses = train(masked," in seven_two
 
 
 def test_the_glossary_names_what_the_search_tests_need():
@@ -4596,3 +4602,21 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     assert 'encode("aжb|bжa", vocab)' in code
     assert "assert np.all(on_answer.max(axis=0)[:4] > 0.9)" in code
     assert "list(free.sum(axis=0)) == [216, 216, 216, 0, 0, 0, 0, 0]" in code
+
+
+def test_the_glossary_gives_a_symbol_in_every_column():
+    """docs/glossary.md says its Chinese and Russian columns give a term with its symbol where it has one, yet three
+    rows gave the symbol only in English: the causal bound L*, the output layer W_head, and layer normalisation's
+    γ / β (read73 G C2). Maths outside the English cell's parentheses is in every column, and these rows name theirs."""
+    from tools import search_index
+    header, rows = search_index.glossary_rows()
+    for cells in rows:
+        maths = re.findall(r"\$[^$]*\$", re.sub(r"\([^)]*\)", "", cells[0]))
+        for symbol in maths:
+            assert all(symbol in cell for cell in cells[1:]), cells
+    named = {cells[0]: cells[1:] for cells in rows}
+    assert named["causal bound $\\mathcal L^*$ (§7.2)"] == [
+        "因果模型的下界 $\\mathcal L^*$", "нижняя граница для причинных моделей $\\mathcal L^*$"]
+    assert named["output layer (W_head)"] == ["输出层（W_head）", "выходной слой (W_head)"]
+    assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
+        "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
