@@ -1,8 +1,11 @@
 """Plotting helpers shared by the section notebooks.
 
 Every function names the section that uses it.  Figures carry no
-language-specific text: titles and labels are code names and symbols
-(i, j, t, h, ...), so that the three languages share one set of outputs.
+words: titles and labels are code names and symbols (i, j, t, h, ...), so
+that the three languages share one set of code and printed outputs.  §3's
+table writes a decimal in every cell itself, so it takes the notebook's
+language (``"{{lang}}"`` in the source) and writes 0,07 in Russian; the
+labels of the other heatmaps come from their notebook.
 
 Readable on the website: a notebook draws at 100 dpi, and the site's text
 column is about 750 px wide on a desktop, so no figure is wider than
@@ -249,12 +252,16 @@ def head_cost_chart(heads, costs, keys, labels):
     return fig
 
 
-def position_table_heatmap(position_table, decimals=2):
+def position_table_heatmap(position_table, lang, decimals=2):
     """§3. The position table P (C, D) as a heatmap: row t, column = coordinate c.
 
-    Every cell carries its value rounded to ``decimals``.  Returns the figure.
+    Every cell carries its value rounded to ``decimals``; the cell labels and the colour bar's
+    ticks write the decimal sign of language ``lang`` (0.07 in English and Chinese, 0,07 in
+    Russian) and a true minus (−0.02).  Returns the figure.
     """
     import matplotlib.pyplot as plt
+
+    from course_i18n import language
 
     P = np.asarray(position_table, dtype=float)
     C, D = P.shape
@@ -266,7 +273,8 @@ def position_table_heatmap(position_table, decimals=2):
     for t in range(C):
         for c in range(D):
             dark = abs(P[t, c]) > 0.6 * bound
-            ax.text(c, t, f"{shown[t, c]:.{decimals}f}", ha="center", va="center", fontsize=TEXT,
+            label = f"{shown[t, c]:.{decimals}f}".replace("-", "\u2212").replace(".", language(lang).decimal)
+            ax.text(c, t, label, ha="center", va="center", fontsize=TEXT,
                     color="white" if dark else "black")
     ax.set_xticks(range(D))
     ax.set_yticks(range(C))
@@ -276,6 +284,8 @@ def position_table_heatmap(position_table, decimals=2):
     ax.set_title("P[t, c]", fontsize=LABEL)
     bar = fig.colorbar(image, ax=ax, shrink=0.8)
     bar.ax.tick_params(labelsize=TEXT)
+    bar.ax.yaxis.set_major_formatter(plt.FuncFormatter(                # 0.4 -> 0,4; -0.2 -> −0,2
+        lambda value, _pos: f"{round(value, 10):g}".replace("-", "\u2212").replace(".", language(lang).decimal)))
     fig.tight_layout()
     return fig
 

@@ -185,6 +185,41 @@ def test_the_drawings_write_decimals_as_their_language_does():
     assert ">0,015<" in diagrams.render("lookup", "ru") and ">0.015<" in diagrams.render("lookup", "zh")
 
 
+def _figure_decimal_signs(fig):
+    """The decimal signs in every visible text of a matplotlib figure, tick labels included (drawn first)."""
+    from matplotlib.text import Text
+    fig.canvas.draw()
+    words = " ".join(t.get_text() for t in fig.findobj(Text) if t.get_visible())
+    return {m.group()[len(m.group().rstrip("0123456789")) - 1] for m in DECIMAL.finditer(words)}
+
+
+def test_the_figures_write_their_own_decimals_as_their_language_does():
+    """read73 ru-35 L7: the Russian Figure 3.2 labelled its cells 0.10 and 0.07, while its prose writes 0,07. The
+    test above reads the SVG drawings of tools/diagrams only, never a figure that figures/plots.py draws with
+    matplotlib, so these labels went unchecked. The §3 table (the course's P) is the figure of plots.py that writes
+    its own decimals (the other heatmaps print labels their notebook passes in): its cell labels and its colour
+    bar's ticks take the decimal sign of the language it is given. Negative control: the English figure, which is
+    what the old code drew in every language, writes a point, which the Russian check refuses."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from course_i18n import language
+    from figures import plots
+    t = np.arange(8)
+    P = np.stack([0.1 * (t + 1), 0.03 * t, 0.07 * (t % 2), -0.02 * t], axis=1)    # §3's table
+    for lang in diagrams.LANGUAGES:
+        fig = plots.position_table_heatmap(P, lang)
+        assert "0" + language(lang).decimal + "07" in [text.get_text() for text in fig.axes[0].texts], lang
+        assert _figure_decimal_signs(fig) == {language(lang).decimal}, lang
+        ticks = [tick.get_text() for tick in fig.axes[1].get_yticklabels()]            # the colour bar's
+        assert "0" + language(lang).decimal + "4" in ticks and "\u22120" + language(lang).decimal + "2" in ticks, ticks
+        plt.close(fig)
+    old = plots.position_table_heatmap(P, "en")
+    assert not _figure_decimal_signs(old) <= {language("ru").decimal}
+    plt.close(old)
+
+
 def test_the_decoder_drawing_names_every_parameter_of_lib_in_its_order():
     """§7's block diagram asks lib.decoder: each box lists the parameters it holds, and together the boxes
     list every parameter of one block (and of the embedding and the output), in the order of the computation."""

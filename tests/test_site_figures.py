@@ -66,8 +66,8 @@ def _figures():
     heads = np.array([1, 2, 4, 8, 16])
     cost = {k: heads * (n + 1.0) for n, k in enumerate(["parameters", "matmul_flops", "attention_entries", "softmax_ops"])}
     yield "§2 costs", lambda: plots.head_cost_chart(heads, cost, list(cost), ["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
-    yield "§3 table", lambda: plots.position_table_heatmap(rng.normal(size=(8, 4)))
-    yield "wide table", lambda: plots.position_table_heatmap(rng.normal(size=(16, 12)))
+    yield "§3 table", lambda: plots.position_table_heatmap(rng.normal(size=(8, 4)), "en")
+    yield "wide table", lambda: plots.position_table_heatmap(rng.normal(size=(16, 12)), "en")
     rows = [np.r_[np.zeros(4), rng.random(4)] for _ in range(3)]
     yield "§4 bars", lambda: plots.row_change_bars(rows, ["causal=True", "causal=False", "leaky_time_normalization"], 4)
     lengths = np.array([16, 64, 256, 1024])

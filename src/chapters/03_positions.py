@@ -137,7 +137,7 @@ Figure 3.2 shows the position table P of this course: column 0 grows with t, col
 """)
 
 code(r"""
-plots.position_table_heatmap(P)
+plots.position_table_heatmap(P, "{{lang}}")
 plt.show()
 """, alt="Heatmap of the position table P: rows t = 0 to 7, columns c = 0 to 3, each cell labelled. Column 0 grows with t, column 1 more slowly, column 2 alternates 0 and 0.07, column 3 falls; no two rows are equal.")
 
