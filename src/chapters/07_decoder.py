@@ -86,11 +86,12 @@ md(r"""
 
 code(r"""
 # (B, T)
-ids = np.array([[1, 3, 3, 5, 3, 3, 2, 2], [1, 8, 4, 9, 5, 9, 4, 8]])
-targets = np.array([[3, 3, 5, 3, 3, 2, IGNORE, IGNORE],
-                    [8, 4, 9, 5, 9, 4, 8, 2]])
-loss, grads = model.loss_and_grads(ids, targets)
-print(sorted(set(ids.ravel().tolist())))
+check_ids = np.array([[1, 3, 3, 5, 3, 3, 2, 2],
+                      [1, 8, 4, 9, 5, 9, 4, 8]])
+check_targets = np.array([[3, 3, 5, 3, 3, 2, IGNORE, IGNORE],
+                          [8, 4, 9, 5, 9, 4, 8, 2]])
+loss, grads = model.loss_and_grads(check_ids, check_targets)
+print(sorted(set(check_ids.ravel().tolist())))
 names = ["token_table", "position_table", "blocks.0.w_q",
          "blocks.0.ln1.gain", "blocks.1.w_o", "blocks.1.b_1",
          "blocks.1.w_2", "w_head"]
@@ -99,8 +100,9 @@ worst = 0.0
 for name in names:
     nonzero = np.argwhere(grads[name] != 0)
     index = tuple(int(i) for i in nonzero[pick.integers(len(nonzero))])
-    numeric = numerical_partial(lambda: model.loss(ids, targets),
-                                model.params[name], index, eps=1e-4)
+    numeric = numerical_partial(
+        lambda: model.loss(check_ids, check_targets), model.params[name],
+        index, eps=1e-4)
     analytic = float(grads[name][index])
     error = abs(analytic - numeric) / max(abs(analytic), abs(numeric))
     worst = max(worst, error)
@@ -887,16 +889,17 @@ def prefix_change_per_layer(causal):
     return np.array([np.abs(a[:4] - b[:4]).max() for a,
                      b in zip(before, after)])
 
-table = {causal: prefix_change_per_layer(causal)
-         for causal in (True, False, (True, False), (False, True))}
-for causal, changes in table.items():
+changes_by_mask = {causal: prefix_change_per_layer(causal) for causal
+                   in (True, False, (True, False), (False, True))}
+for causal, changes in changes_by_mask.items():
     print(causal, np.round(changes, 4))
-assert np.all(table[True] == 0.0)
-assert table[False][0] == 0.0 and np.all(table[False][1:] > 0.01)
-assert (np.all(table[(True, False)][:2] == 0.0)
-        and table[(True, False)][2] > 0.01)
-assert (table[(False, True)][0] == 0.0
-        and np.all(table[(False, True)][1:] > 0.01))
+assert np.all(changes_by_mask[True] == 0.0)
+assert (changes_by_mask[False][0] == 0.0
+        and np.all(changes_by_mask[False][1:] > 0.01))
+assert (np.all(changes_by_mask[(True, False)][:2] == 0.0)
+        and changes_by_mask[(True, False)][2] > 0.01)
+assert (changes_by_mask[(False, True)][0] == 0.0
+        and np.all(changes_by_mask[(False, True)][1:] > 0.01))
 """)
 
 md(r"""
@@ -1268,12 +1271,12 @@ The embedding and the output layer are linear in each of their inputs, so a cent
 """)
 
 code(r"""
-ids = np.array([[1, 3, 4, 5], [1, 6, 2, 2]])               # (B, T)
+small_ids = np.array([[1, 3, 4, 5], [1, 6, 2, 2]])         # (B, T)
 # (V, D), (C, D)
 table_e, table_p = rng.standard_normal((7, 6)), rng.standard_normal((5, 6))
 error_embed = check_backward(
-    lambda e, p: (embed(ids, e, p), None),
-    lambda d, _: embed_backward(d, ids, 7, 5), table_e, table_p)
+    lambda e, p: (embed(small_ids, e, p), None),
+    lambda d, _: embed_backward(d, small_ids, 7, 5), table_e, table_p)
 w_head = rng.standard_normal((6, 7))                       # (D, V)
 error_head = check_backward(
     layers.linear_forward, lambda d, s: layers.linear_backward(d, s)[:2], x,
@@ -1284,17 +1287,17 @@ assert error_embed < 1e-8 and error_head < 1e-8
 
 code(r"""
 logits = rng.standard_normal((2, 4, 7))                    # (B, T, V)
-targets = np.array([[3, 1, 2, IGNORE], [5, 2, IGNORE, IGNORE]])
-loss, saved = layers.cross_entropy_forward(logits, targets)
+small_targets = np.array([[3, 1, 2, IGNORE], [5, 2, IGNORE, IGNORE]])
+loss, saved = layers.cross_entropy_forward(logits, small_targets)
 d_logits = layers.cross_entropy_backward(1.0, saved)
 numeric = numerical_gradient(
-    lambda: layers.cross_entropy_forward(logits, targets)[0], logits,
+    lambda: layers.cross_entropy_forward(logits, small_targets)[0], logits,
     eps=1e-4)
-scored = int((targets != IGNORE).sum())
+scored = int((small_targets != IGNORE).sum())
 print(error_claim(relative_error(d_logits, numeric)), scored,
-      float(np.abs(d_logits[targets == IGNORE]).max()))
+      float(np.abs(d_logits[small_targets == IGNORE]).max()))
 assert relative_error(d_logits, numeric) < 1e-6 and scored == 5
-assert np.all(d_logits[targets == IGNORE] == 0.0)
+assert np.all(d_logits[small_targets == IGNORE] == 0.0)
 """)
 
 md(r"""
