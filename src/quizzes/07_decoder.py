@@ -100,12 +100,12 @@ def gradient_check_batch():
     from tools import nbsource
     from tools.quizzes import CHAPTER_DIR
     cell = next(c.text["en"] for c in nbsource.load(CHAPTER_DIR / "07_decoder.py", strict=False)
-                if c.kind == "code" and "model.loss_and_grads(ids, targets)" in c.text["en"])
+                if c.kind == "code" and "model.loss_and_grads(check_ids, check_targets)" in c.text["en"])
     found = {node.targets[0].id: eval(compile(ast.Expression(node.value), "§7.1", "eval"),
                                       {"np": np, "IGNORE": IGNORE})
              for node in ast.parse(cell).body if isinstance(node, ast.Assign)
-             and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("ids", "targets")}
-    return Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0), found["ids"], found["targets"]
+             and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("check_ids", "check_targets")}
+    return Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0), found["check_ids"], found["check_targets"]
 
 
 def gradient_check_tokens():
@@ -115,7 +115,7 @@ def gradient_check_tokens():
     from tools.quizzes import ROOT
     page = json.loads((ROOT / "chapters" / "en" / "07_decoder.ipynb").read_text(encoding="utf-8"))
     cell = next(c for c in page["cells"] if c["cell_type"] == "code"
-                and "model.loss_and_grads(ids, targets)" in "".join(c["source"]))
+                and "model.loss_and_grads(check_ids, check_targets)" in "".join(c["source"]))
     printed = "".join(next(o for o in cell["outputs"] if o.get("name") == "stdout")["text"])
     return ast.literal_eval(printed.splitlines()[0])
 
