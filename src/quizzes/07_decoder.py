@@ -100,12 +100,12 @@ def gradient_check_batch():
     from tools import nbsource
     from tools.quizzes import CHAPTER_DIR
     cell = next(c.text["en"] for c in nbsource.load(CHAPTER_DIR / "07_decoder.py", strict=False)
-                if c.kind == "code" and "model.loss_and_grads(ids, targets)" in c.text["en"])
+                if c.kind == "code" and "model.loss_and_grads(check_ids, check_targets)" in c.text["en"])
     found = {node.targets[0].id: eval(compile(ast.Expression(node.value), "§7.1", "eval"),
                                       {"np": np, "IGNORE": IGNORE})
              for node in ast.parse(cell).body if isinstance(node, ast.Assign)
-             and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("ids", "targets")}
-    return Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0), found["ids"], found["targets"]
+             and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("check_ids", "check_targets")}
+    return Decoder.init(len(VOCAB), 8, 16, 2, 2, seed=0), found["check_ids"], found["check_targets"]
 
 
 def gradient_check_tokens():
@@ -115,7 +115,7 @@ def gradient_check_tokens():
     from tools.quizzes import ROOT
     page = json.loads((ROOT / "chapters" / "en" / "07_decoder.ipynb").read_text(encoding="utf-8"))
     cell = next(c for c in page["cells"] if c["cell_type"] == "code"
-                and "model.loss_and_grads(ids, targets)" in "".join(c["source"]))
+                and "model.loss_and_grads(check_ids, check_targets)" in "".join(c["source"]))
     printed = "".join(next(o for o in cell["outputs"] if o.get("name") == "stdout")["text"])
     return ast.literal_eval(printed.splitlines()[0])
 
@@ -145,7 +145,7 @@ section("gradient check of the whole decoder",
           witness=attention_half_in_order),
     choose(T("Why does the gradient check take a central difference, (f(θ + ε) − f(θ − ε)) / (2ε), rather than a one-sided one, (f(θ + ε) − f(θ)) / ε?"),
            right=T("Its truncation error shrinks like ε², that of a one-sided difference only like ε", claim="O(ε²)"),
-           why=T("Where truncation dominates (from ε = 10⁻² to 10⁻³, say), make ε ten times smaller and the truncation error of a central difference falls about a hundredfold, that of a one-sided difference only about tenfold; at much smaller ε the rounding error grows instead. That is why, at ε = 10⁻⁴ in float64, every relative error is below 10⁻⁶."),
+           why=T("Where truncation dominates (from ε = 10⁻² to 10⁻³, say), make ε ten times smaller and the truncation error of a central difference falls about a hundredfold, that of a one-sided difference only about tenfold; at much smaller ε the rounding error grows instead. Together with the small rounding error at ε = 10⁻⁴ in float64, this keeps every relative error below 10⁻⁶."),
            wrong=[(T("It calls f fewer times than a one-sided difference", claim="fewer calls"),
                    T("It calls f twice for every entry; a one-sided difference calls it once per entry, plus once for f(θ).")),
                   (T("It is exact", claim="exact"),
@@ -334,7 +334,7 @@ def first_token_of_the_cheater(claim):
 section("the model cheats",
     choose(T("At seed 0, what happens to the unmasked model's loss once the future is hidden, as in generation?"),
            right=T("It jumps from about 0.0005 to far above L*, above even ln 10", claim="far above L*"),
-           why=T("It learned mostly to read the answer, and only partly to predict from the past; §7.3 finds a loss far above the masked model's at every seed it tries."),
+           why=T("It learned mostly to read the answer, and only partly to predict from the past; §7.3 finds a loss far above the masked model's at all five seeds."),
            wrong=[(T("Nothing changes", claim="unchanged"),
                    T("That is the masked model: causality, stated another way.")),
                   (T("It comes close to L*", claim="near L*"),
@@ -353,7 +353,7 @@ section("the model cheats",
            why=T("In training, the only scored position with no input after it was the last position of a line with a 3-letter word, and its target was always `<eos>`."),
            wrong=[(T("`<bos>`", claim="<bos>"), T("No target is ever `<bos>`, so the model never learned to predict it.")),
                   (T("A letter of the alphabet", claim="a letter"),
-                   T("Not at seed 0: every line it writes there is empty (other seeds differ; §7.3 lists five)."))],
+                   T("Not at seed 0: every line it writes there is empty (other seeds differ; see the tables of all five seeds in §7.3)."))],
            witness=first_token_of_the_cheater),
 )
 
