@@ -261,7 +261,10 @@ def position_table_heatmap(position_table, lang, decimals=2):
     """
     import matplotlib.pyplot as plt
 
-    from course_i18n import language
+    from course_i18n import localise_numbers
+
+    def written(number_text):                                  # 0.07 -> 0,07 in Russian; -0.02 -> −0.02
+        return localise_numbers(number_text, lang).replace("-", "\u2212")
 
     P = np.asarray(position_table, dtype=float)
     C, D = P.shape
@@ -273,8 +276,7 @@ def position_table_heatmap(position_table, lang, decimals=2):
     for t in range(C):
         for c in range(D):
             dark = abs(P[t, c]) > 0.6 * bound
-            label = f"{shown[t, c]:.{decimals}f}".replace("-", "\u2212").replace(".", language(lang).decimal)
-            ax.text(c, t, label, ha="center", va="center", fontsize=TEXT,
+            ax.text(c, t, written(f"{shown[t, c]:.{decimals}f}"), ha="center", va="center", fontsize=TEXT,
                     color="white" if dark else "black")
     ax.set_xticks(range(D))
     ax.set_yticks(range(C))
@@ -284,8 +286,7 @@ def position_table_heatmap(position_table, lang, decimals=2):
     ax.set_title("P[t, c]", fontsize=LABEL)
     bar = fig.colorbar(image, ax=ax, shrink=0.8)
     bar.ax.tick_params(labelsize=TEXT)
-    bar.ax.yaxis.set_major_formatter(plt.FuncFormatter(                # 0.4 -> 0,4; -0.2 -> −0,2
-        lambda value, _pos: f"{round(value, 10):g}".replace("-", "\u2212").replace(".", language(lang).decimal)))
+    bar.ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: written(f"{round(value, 10):g}")))
     fig.tight_layout()
     return fig
 
