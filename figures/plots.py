@@ -25,12 +25,15 @@ they fit a phone's column whole.
 
 import base64
 import io
+import re
 import struct
 import textwrap
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
+
+from course_i18n import language, localise_numbers
 
 MAX_WIDTH = 7.2           # inches: 720 px at 100 dpi, the widest figure the desktop page shows unshrunk
 TEXT = 10                 # tick labels, cell labels
@@ -112,7 +115,7 @@ def _wrap_titles(fig, axes, room):
 
 
 def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0,
-             xlabel="j"):
+             xlabel="j", *, lang):
     """§1. Matrices side by side as heatmaps, rows i (queries) and columns j (keys).
 
     matrices: a list of 2-D arrays (bool or numbers); titles: one string per
@@ -122,21 +125,30 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     is written to the right of the row.
     xlabel: the symbol of the columns, "j" (a key's position) unless they are
     something else, such as "c" (the features, §0.4's notation).
+    lang: the page's language; every number in a label and in a row's sum is written with its
+    decimal sign and a true minus (0.25 in English and Chinese, 0,25 in Russian; −0.5).
     Returns a :class:`PanelFigure`; the notebook ends its cell with ``plt.show()``.
     """
     import matplotlib.pyplot as plt
 
     if len(titles) != len(matrices):
         raise ValueError(f"heatmaps needs one title per matrix: {len(matrices)} matrices, {len(titles)} titles")
+    language(lang)                                             # an unknown code stops here, with the codes it knows
     matrices = [np.asarray(m, dtype=float) for m in matrices]
     sums = [row_sums is True or (not isinstance(row_sums, bool) and bool(row_sums[n])) for n in range(len(matrices))]
     # Side by side, with cells of at most cell_size inches within MAX_WIDTH; when the
     # cells would get too small for their labels (0.38 in), fewer panels per row.
     for per_row in range(len(matrices), 0, -1):
-        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax, xlabel)
+        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax, xlabel, lang)
         if per_row == 1 or _smallest_cell(fig, matrices) >= 0.38:
             return fig
         plt.close(fig)
+
+
+def _written(text, lang):
+    """``text`` with every number in it written as language ``lang`` writes it, with a true minus:
+    "0.07" -> "0,07" in Russian, "-0.02" -> "−0.02"; words and symbols stay as they are."""
+    return re.sub(r"-(?=\d)", "\u2212", localise_numbers(str(text), lang))
 
 
 def _smallest_cell(fig, matrices):
@@ -151,7 +163,7 @@ def _tight_width(fig):
     return fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1   # savefig pads 0.1 in on each side
 
 
-def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax, xlabel):
+def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax, xlabel, lang):
     import matplotlib.pyplot as plt
 
     rows = -(-len(matrices) // per_row)
@@ -174,11 +186,11 @@ def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vma
             for i in range(m.shape[0]):
                 for j in range(m.shape[1]):
                     dark = (m[i, j] - vmin) > 0.6 * (vmax - vmin)
-                    ax.text(j, i, labels[n][i][j], ha="center", va="center",
+                    ax.text(j, i, _written(labels[n][i][j], lang), ha="center", va="center",
                             color="white" if dark else "black", fontsize=TEXT)
         if sums[n]:
             for i, total in enumerate(m.sum(axis=1)):
-                ax.text(m.shape[1] - 0.4, i, f"Σ={total:.3g}", ha="left", va="center", fontsize=TEXT)
+                ax.text(m.shape[1] - 0.4, i, _written(f"Σ={total:.3g}", lang), ha="left", va="center", fontsize=TEXT)
     # A title may be as wide as its column of the grid, less a gap between neighbours.
     fig.canvas.draw()
     _wrap_titles(fig, axes.flat[:len(matrices)], room=width / per_row - 0.3)
@@ -261,10 +273,8 @@ def position_table_heatmap(position_table, lang, decimals=2):
     """
     import matplotlib.pyplot as plt
 
-    from course_i18n import localise_numbers
-
-    def written(number_text):                                  # 0.07 -> 0,07 in Russian; -0.02 -> −0.02
-        return localise_numbers(number_text, lang).replace("-", "\u2212")
+    def written(number_text):
+        return _written(number_text, lang)
 
     P = np.asarray(position_table, dtype=float)
     C, D = P.shape

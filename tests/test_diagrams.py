@@ -10,6 +10,7 @@ smallest text of each diagram must be at least 10 px.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -218,6 +219,62 @@ def test_the_figures_write_their_own_decimals_as_their_language_does():
     old = plots.position_table_heatmap(P, "en")
     assert not _figure_decimal_signs(old) <= {language("ru").decimal}
     plt.close(old)
+
+
+def test_the_heatmaps_write_their_labels_and_row_sums_as_the_pages_language_does():
+    """After read73: Figures 1.3, 2.3, 2.5 and 7.2 labelled their cells with f"{v:.2f}" (and Figure 1.2 its row sums
+    with "Σ=0.333"), so the Russian pages showed 0.25 and Σ=0.333 beside prose that writes 0,25. plots.heatmaps takes
+    the page's language (a required keyword: a figure cannot forget it) and writes every number of its labels and
+    row sums in it, with a true minus. Negative control: the English figure's texts, which the old code drew on every
+    page, fail the Russian check; an unknown language stops with the codes the course knows."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pytest
+    from course_i18n import language
+    from figures import plots
+    weights = np.array([[1.0, 0.0], [0.75, 0.25]])
+    labels = [[f"{v:.2f}" for v in row] for row in weights]
+    for lang in diagrams.LANGUAGES:
+        fig = plots.heatmaps([weights, -weights / 3], ["α", "−α/3"], labels=[labels, [["-0.33", "-0.00"],
+                             ["-0.25", "-0.08"]]], row_sums=True, vmin=-1.0, lang=lang)
+        texts = [text.get_text() for ax in fig.axes for text in ax.texts]
+        point = language(lang).decimal
+        assert "0" + point + "75" in texts and "\u22120" + point + "33" in texts, (lang, texts)
+        assert "Σ=" + "\u2212" + "0" + point + "333" in texts, (lang, texts)          # the second map's row sum
+        assert _figure_decimal_signs(fig) == {point}, lang
+        plt.close(fig)
+    old = plots.heatmaps([weights], ["α"], labels=[labels], row_sums=True, lang="en")
+    assert not _figure_decimal_signs(old) <= {language("ru").decimal}
+    plt.close(old)
+    with pytest.raises(TypeError, match="lang"):
+        plots.heatmaps([weights], ["α"])
+    with pytest.raises(ValueError, match="unknown language 'de'.*zh"):
+        plots.heatmaps([weights], ["α"], lang="de")
+
+
+def test_every_heatmap_of_the_chapters_is_drawn_in_its_pages_language():
+    """Each call of a heatmap in a chapter's source passes the page's language ("{{lang}}", which the builder
+    turns into the notebook's code), and the built notebooks carry their own code there: "ru" on the Russian page."""
+    calls = 0
+    for source in sorted((ROOT / "src" / "chapters").glob("*.py")):
+        for cell in load(source):
+            if cell.kind != "code":
+                continue
+            for start in [m.end() for m in re.finditer(r"\b(?:heatmaps|position_table_heatmap)\(", cell.source)]:
+                depth, end = 1, start
+                while depth:                                           # the call's text, to its closing bracket
+                    depth += {"(": 1, ")": -1}.get(cell.source[end], 0)
+                    end += 1
+                calls += 1
+                assert 'lang="{{lang}}"' in cell.source[start:end] or '"{{lang}}")' in cell.source[start:end], \
+                    (source.name, cell.source[start:end])
+    assert calls >= 6, calls
+    for lang in diagrams.LANGUAGES:
+        notebook = json.loads((ROOT / "chapters" / lang / "02_heads.ipynb").read_text(encoding="utf-8"))
+        cells = ["".join(c["source"]) for c in notebook["cells"]]
+        assert sum(f'lang="{lang}"' in text for text in cells if "heatmaps(" in text) == 2, lang
 
 
 def test_the_decoder_drawing_names_every_parameter_of_lib_in_its_order():

@@ -342,9 +342,9 @@ def test_the_figures_label_features_with_the_tables_symbol():
     cell = next(_text(c) for c in read("chapters", "en", "01_allowed_set.ipynb")
                 if c["cell_type"] == "code" and "|ΔY|  unmasked_attention" in _text(c))
     assert f'xlabel="{feature}"' in cell, cell
-    fig = plots.heatmaps([np.zeros((3, 4))], ["|ΔY|"], xlabel=feature)
+    fig = plots.heatmaps([np.zeros((3, 4))], ["|ΔY|"], xlabel=feature, lang="en")
     assert [ax.get_xlabel() for ax in fig.axes] == [feature]
-    assert plots.heatmaps([np.zeros((3, 3))], ["α"]).axes[0].get_xlabel() == "j"       # keys, by default
+    assert plots.heatmaps([np.zeros((3, 3))], ["α"], lang="en").axes[0].get_xlabel() == "j"       # keys, by default
     fig2 = plots.head_layout_picture({"split_heads(x, H)": np.arange(8).reshape(2, 1, 4)}, width=8)
     assert fig2.axes[0].texts[-1].get_text() == f"t0 {feature}7"                      # time 0, feature 7
     plt.close("all")

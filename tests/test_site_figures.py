@@ -51,15 +51,16 @@ def _figures():
         [allowed, weights, weights * 0.9],
         ["allowed = ~future", "masked_softmax(S, allowed)", "softmax(S) * allowed"],
         labels=[allowed.astype(int).astype(str), _fractions(weights), _fractions(weights)],
-        row_sums=[False, True, True])
+        row_sums=[False, True, True], lang="en")
     change = rng.random((3, 4))
     yield "§1 two maps", lambda: plots.heatmaps([change, change], ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
-                                        labels=[_fractions(change)] * 2, cmap="Reds", vmax=1.0)
+                                        labels=[_fractions(change)] * 2, cmap="Reds", vmax=1.0,
+                                        lang="ru")
     yield "§2 heads", lambda: plots.heatmaps([weights, weights], ["h = 0", "h = 1"], labels=[_fractions(weights)] * 2,
-                                     row_sums=True, cell_size=0.8)
+                                     row_sums=True, cell_size=0.8, lang="zh")
     big = [rng.random((6, 6)) for _ in range(4)]
     yield "four 6x6 maps", lambda: plots.heatmaps(big, [f"m{n}" for n in range(4)], labels=[_fractions(m) for m in big],
-                                          row_sums=True)
+                                          row_sums=True, lang="ru")
     codes = np.arange(2 * 3 * 2).reshape(2, 3, 2)
     yield "§2 layout", lambda: plots.head_layout_picture({"split_heads(x, H)": codes, "x.reshape(B, H, T, d)": codes}, width=4)
     yield "wide layout", lambda: plots.head_layout_picture({"a": np.arange(4 * 4 * 4).reshape(4, 4, 4)}, width=16)
@@ -149,7 +150,7 @@ def test_heatmap_panels_stand_apart_and_say_where_they_are(name, draw):
 
 def test_heatmaps_need_a_title_per_matrix():
     with pytest.raises(ValueError, match="one title per matrix"):
-        plots.heatmaps([np.eye(2), np.eye(2)], ["only one"])
+        plots.heatmaps([np.eye(2), np.eye(2)], ["only one"], lang="en")
 
 
 CHARTS = [(name, draw) for name, draw in FIGURES if name in ("§2 costs", "§4 bars", "§5 timing", "§2 layout")]

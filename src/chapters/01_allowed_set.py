@@ -223,7 +223,7 @@ plots.heatmaps(
      "softmax(S) * allowed"],
     labels=[as_fractions(weights), as_fractions(zero_scores),
             as_fractions(wrong)],
-    row_sums=True,
+    row_sums=True, lang="{{lang}}",
 )
 plt.show()
 """, alt="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.")
@@ -436,7 +436,7 @@ plots.heatmaps(
     ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
     labels=[[[f"{v:.2f}" for v in row] for row in m]
             for m in change.values()],
-    cmap="Reds", vmax=top, xlabel="c",
+    cmap="Reds", vmax=top, xlabel="c", lang="{{lang}}",
 )
 plt.show()
 """, alt="Two 3×4 heatmaps, rows i are positions, columns the four features, colour is |ΔY| after changing only X[2]. Left, causal_attention: rows 0 and 1 are all 0.00, only row 2 is coloured. Right, unmasked_attention: all three rows change.")

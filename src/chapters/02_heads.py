@@ -249,7 +249,7 @@ code(r"""
 maps = [weights[0, h_] for h_ in range(H)]
 labels = [[[f"{value:.2f}" for value in row] for row in m] for m in maps]
 plots.heatmaps(maps, [f"h = {h_}" for h_ in range(H)], labels=labels,
-               row_sums=True, cell_size=0.8)
+               row_sums=True, cell_size=0.8, lang="{{lang}}")
 plt.show()
 """, alt="Two 5×5 heatmaps, h = 0 and h = 1: weight of query i (row) on key j (column), each cell labelled. Above the diagonal all 0, every row sums to 1, and the two heads weigh keys differently.")
 
@@ -549,7 +549,7 @@ code(r"""
 maps = [w2[0], w2[1], w1]
 plots.heatmaps(maps, ["h = 0", "h = 1", "H = 1"],
                labels=[[[f"{value:.2f}" for value in row] for row in m]
-                       for m in maps], cell_size=0.8)
+                       for m in maps], cell_size=0.8, lang="{{lang}}")
 plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 

@@ -407,7 +407,7 @@ labels = [[[f"{w:.1f}" if w >= 0.05 else "" for w in row] for row in head]
           for head in first_layer]
 fig = heatmaps(list(first_layer),
                ["causal=False, ℓ=0, h=0", "causal=False, ℓ=0, h=1"],
-               labels=labels, cell_size=0.5)
+               labels=labels, cell_size=0.5, lang="{{lang}}")
 for ax in fig.axes:  #en large labels, readable on a small screen
     ax.set_xticks(range(len(tokens)), tokens)
     ax.set_yticks(range(len(tokens)), tokens)
