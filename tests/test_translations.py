@@ -544,3 +544,27 @@ def test_extract_and_update_on_a_clean_checkout_write_nothing():
     lines = run.stdout.splitlines()
     assert lines and lines[-1].startswith("checked ") and int(lines[-1].split()[1]) >= 10, run.stdout
     assert lines[:-1] == [], "\n".join(lines[:-1])
+
+
+def test_a_rewritten_catalogue_keeps_the_date_it_was_first_written(tmp_path):
+    """Every write of a changed catalogue used to stamp POT-Creation-Date with the time of the write, so two
+    branches that changed the same catalogue always conflicted on that header line when merged (every
+    parallel translation pass did). A file that exists keeps its date; a new file gets the time it is
+    written. Negative control: the rendered text of the later catalogue carries the later date."""
+    import datetime
+    path = tmp_path / "ru" / "LC_MESSAGES" / "course.po"
+    first = i18n._new_catalogue("ru")
+    first.creation_date = datetime.datetime(2026, 1, 2, 3, 4, tzinfo=datetime.timezone.utc)
+    first.add("One", "Один", context="k.one")
+    assert i18n.write_if_changed(path, first)
+    assert '"POT-Creation-Date: 2026-01-02 03:04+0000\\n"' in path.read_text(encoding="utf-8")
+    later = i18n._new_catalogue("ru")
+    later.creation_date = datetime.datetime(2027, 5, 6, 7, 8, tzinfo=datetime.timezone.utc)
+    later.add("One", "Один", context="k.one")
+    later.add("Two", "Два", context="k.two")
+    assert "2027-05-06 07:08" in i18n.render(later)
+    assert i18n.write_if_changed(path, later)
+    text = path.read_text(encoding="utf-8")
+    assert '"POT-Creation-Date: 2026-01-02 03:04+0000\\n"' in text and "2027" not in text
+    assert 'msgstr "Два"' in text
+    assert i18n.read(path, "ru").get("Two", context="k.two").string == "Два"

@@ -175,12 +175,23 @@ def _old_english_left(message):
     return bool(left) and not message.fuzzy
 
 
+_CREATION_DATE = re.compile(r'^"POT-Creation-Date:[^\n]*$', re.M)
+
+
 def write_if_changed(path, catalogue):
-    """Write ``catalogue`` unless the file already holds it as written (:func:`_as_written`); True if written."""
+    """Write ``catalogue`` unless the file already holds it as written (:func:`_as_written`); True if written.
+
+    A file that exists keeps its POT-Creation-Date: the date it was first written.  A date of each
+    write made every two branches that changed one catalogue conflict on that line when merged."""
     path = pathlib.Path(path)
     text = render(catalogue)
-    if path.exists() and _as_written(path.read_text(encoding="utf-8"), text):
-        return False
+    if path.exists():
+        old = path.read_text(encoding="utf-8")
+        if _as_written(old, text):
+            return False
+        kept = _CREATION_DATE.search(old)
+        if kept:
+            text = _CREATION_DATE.sub(lambda _: kept.group(), text, count=1)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return True
