@@ -54,13 +54,12 @@ def _figures():
         row_sums=[False, True, True], lang="en")
     change = rng.random((3, 4))
     yield "§1 two maps", lambda: plots.heatmaps([change, change], ["|ΔY|  causal_attention", "|ΔY|  unmasked_attention"],
-                                        labels=[_fractions(change)] * 2, cmap="Reds", vmax=1.0,
-                                        lang="ru")
+                                        labels=[_fractions(change)] * 2, cmap="Reds", vmax=1.0, lang="en")
     yield "§2 heads", lambda: plots.heatmaps([weights, weights], ["h = 0", "h = 1"], labels=[_fractions(weights)] * 2,
-                                     row_sums=True, cell_size=0.8, lang="zh")
+                                     row_sums=True, cell_size=0.8, lang="en")
     big = [rng.random((6, 6)) for _ in range(4)]
     yield "four 6x6 maps", lambda: plots.heatmaps(big, [f"m{n}" for n in range(4)], labels=[_fractions(m) for m in big],
-                                          row_sums=True, lang="ru")
+                                          row_sums=True, lang="en")
     codes = np.arange(2 * 3 * 2).reshape(2, 3, 2)
     yield "§2 layout", lambda: plots.head_layout_picture({"split_heads(x, H)": codes, "x.reshape(B, H, T, d)": codes}, width=4)
     yield "wide layout", lambda: plots.head_layout_picture({"a": np.arange(4 * 4 * 4).reshape(4, 4, 4)}, width=16)
