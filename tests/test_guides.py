@@ -4569,6 +4569,24 @@ def test_the_layout_says_which_taught_code_is_not_in_lib():
         "src", "chapters", "00_start.py")
 
 
+def _readme_lib(text):
+    return re.search(r"(Apart from the position encodings that §(\d+\.\d+) compares in its notebook, )?[Tt]he sections "
+                     r"import the code they teach from `lib`", text)
+
+
+def test_the_readme_says_which_taught_code_is_not_in_lib():
+    """README.md (read74 R C1: it said the sections import the code they teach from `lib`, though §3.5 defines the
+    position encodings it compares in its own notebook). It names the exception as §0.6 does, and the same section as
+    CONTRIBUTING.md's layout; the old sentence, without it, fails the same reading."""
+    said = _readme_lib(flat("README.md"))
+    assert said and said.group(1), "README.md no longer names the code of §3.5 that is not in lib"
+    old = "The sections import the code they teach from `lib`, the course's small NumPy library."
+    assert _readme_lib(old) and not _readme_lib(old).group(1)                    # the negative control
+    assert (f"Apart from the position encodings that §{said.group(2)} compares in its notebook, the code the course "
+            "teaches lives in one small NumPy package") in flat("src", "chapters", "00_start.py")
+    assert said.group(2) == _lib_entry(flat("CONTRIBUTING.md")).group(2)   # whose test reads §3.5's source
+
+
 def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     """docs/translating.md's example of a number in the maths is what a catalogue's `msgstr` holds, with its backslash
     doubled, and the guide says why (read71 T C2: it showed `$557\\,056$` with one backslash; typed so, `check` stops
