@@ -2154,8 +2154,8 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     assert ("`make test SYSTEM_PACKAGES=skip` goes on without them: every test that needs a missing package is "
             "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
             "fails instead" in flat("docs", "maintainers.md"))
-    assert ("`make test SYSTEM_PACKAGES=skip` goes on without them and skips the tests that need them (under "
-            "`CI=true` those tests fail instead).") in flat("README.md")
+    assert ("or run `make test SYSTEM_PACKAGES=skip`, which skips the tests that need the missing packages (under "
+            "`CI=true` those tests fail instead).") in flat("README.md")      # read74 R L12: a list
     direct = {}
     for path in sorted((ROOT / "tests").rglob("*.py")):
         found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
@@ -4174,12 +4174,12 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]["testpaths"])
     # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it"
-    assert ("Three kinds of output are left out of that comparison: timings, which change from run to run; the "
-            "images of the plots; and the ids of the interactive widgets. Memory addresses (`0x…`) are masked before "
-            "the comparison.") in text
+    assert ("The comparison leaves out three kinds of output: timings, which change from run to run; the plots' "
+            "images; and the interactive widgets' ids. Memory addresses (`0x…`) are masked before the "
+            "comparison.") in text
     # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
     # and the suite's --nbval-sanitize-with file masks memory addresses
-    assert "Two kinds of output" not in text
+    assert "two kinds of output" not in text.lower()
     import inspect
     import nbval.plugin
     assert "application/vnd.jupyter.widget-view+json" in inspect.getsource(nbval.plugin.IPyNbFile.__init__)
@@ -4189,7 +4189,7 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # read71 R C1: it then said "must print or assert", stricter than the test, which takes any number of the
     # section's code or saved output; it read only the English, counted a cited section only when the same
     # Markdown cell cites it, and exempted two constants the README did not name
-    assert ("Another test, `tests/test_prose_numbers.py`, checks each number that a section's English text gives to "
+    assert ("`tests/test_prose_numbers.py` checks each number that a section's English text gives to "
             "three or more decimal places: it must appear, to those places, in the code or saved output of that "
             "section or of a section the same Markdown cell cites. Two constants are exempt: 1/√2 ≈ 0.707 and "
             "GELU's 0.044715.") in text
@@ -4567,6 +4567,24 @@ def test_the_layout_says_which_taught_code_is_not_in_lib():
                        for p in (ROOT / "lib").glob("*.py")), name
     assert f"Apart from the position encodings that §{entry.group(2)} compares in its notebook" in flat(
         "src", "chapters", "00_start.py")
+
+
+def _readme_lib(text):
+    return re.search(r"(Apart from the position encodings that §(\d+\.\d+) compares in its notebook, )?[Tt]he sections "
+                     r"import the code they teach from `lib`", text)
+
+
+def test_the_readme_says_which_taught_code_is_not_in_lib():
+    """README.md (read74 R C1: it said the sections import the code they teach from `lib`, though §3.5 defines the
+    position encodings it compares in its own notebook). It names the exception as §0.6 does, and the same section as
+    CONTRIBUTING.md's layout; the old sentence, without it, fails the same reading."""
+    said = _readme_lib(flat("README.md"))
+    assert said and said.group(1), "README.md no longer names the code of §3.5 that is not in lib"
+    old = "The sections import the code they teach from `lib`, the course's small NumPy library."
+    assert _readme_lib(old) and not _readme_lib(old).group(1)                    # the negative control
+    assert (f"Apart from the position encodings that §{said.group(2)} compares in its notebook, the code the course "
+            "teaches lives in one small NumPy package") in flat("src", "chapters", "00_start.py")
+    assert said.group(2) == _lib_entry(flat("CONTRIBUTING.md")).group(2)   # whose test reads §3.5's source
 
 
 def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
