@@ -655,6 +655,33 @@ def test_sections_1_and_2_name_what_they_print_and_ask():
     assert all(re.search(a, text) and re.search(b, text) for lang, text in question for a, b in [bound[lang]]), question
     assert not [text for where, lang, text, _ in texts if lang == "en" and "02_heads" in where and "for any T" in text]
 
+
+def test_sections_1_and_2_say_when_w_o_mixes_the_heads_and_why_reading_itself_is_safe():
+    """read74 en-12 C1 and C2, in every language. §2.4 said that every output feature receives a contribution from
+    every head, and Figure 2.1 (alt text and label) that every output feature mixes all heads, though the experiment
+    right after it takes W_O = I, under which the first d output features receive nothing from head 1: a generic W_O
+    mixes every head into every output feature, the identity does not. The §1.3 quiz answered the distractor "Because
+    BOS sits at position 0" with the diagonal j = i, which guarantees every row a readable key (§1.7); why reading
+    key i is safe is §1.3's reason: input i was already seen and the answer sits at i + 1."""
+    from tools import diagrams
+    texts = list(source_texts())
+    generic = {"en": r"generic \$?W_O", "zh": r"一般的 \$?W_O", "ru": r"W_O\$? общего вида"}
+    identity = {"en": r"the identity does not", "zh": r"单位矩阵则不会", "ru": r"единичная матрица\s*—\s*нет"}
+    cell = [(lang, text) for where, lang, text, _ in texts
+            if where.startswith("src/chapters/02_heads.py cell") and "W_O^{(h)}$" in text and "d \\times D" in text]
+    assert {lang for lang, _ in cell} == set(LANGUAGES), cell
+    assert all(re.search(generic[lang], text) and re.search(identity[lang], text) for lang, text in cell), cell
+    figure = [(lang, text) for lang in LANGUAGES
+              for text in (diagrams.ALT["heads"][lang], diagrams.WORDS["heads"]["wo"][lang])]
+    assert all(re.search(generic[lang], text) for lang, text in figure), figure
+    assert not [text for where, lang, text, _ in texts if lang == "en" and "02_heads" in where
+                and re.search(r"so every output feature (receives|mixes)", text)]
+    question = [(lang, text) for where, lang, text, _ in texts if where == "src/quizzes/01_allowed_set.py §1.3 question 1"]
+    diagonal = {"en": r"diagonal", "zh": r"对角线", "ru": r"диагонал"}
+    assert not [(lang, text) for lang, text in question if re.search(diagonal[lang], text)], question
+    bos = [(lang, text) for lang, text in question if re.search(r"BOS|<bos>", text) and "i + 1" in text]
+    assert {lang for lang, _ in bos} == set(LANGUAGES), question
+
 def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     """编号 is a token's id (docs/glossary.md). §6 once also numbered its checks with it, so that its comment
     "两个不合规的输入：编号 6" (token id 6) read as check no. 6, the cache (read65 zh-68 C2). Every zh text whose

@@ -294,7 +294,7 @@ WORDS = {
         "head": "head {h}: features {a}…{b}",
         "attend": "same allowed set j ≤ i, its own softmax",
         "merge": "merge_heads: concatenated in head order",
-        "wo": "× W_O (D × D): every output feature mixes all heads",
+        "wo": "× W_O (D × D): a generic W_O mixes all heads into every feature",
         "y": "output y[t]",
     }),
     "positions": texts("tools.diagrams.words.positions", {
@@ -355,7 +355,7 @@ ALT = texts("tools.diagrams.alt", {
     "heads": "Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 "
              "to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the "
              "same allowed set, each with its own softmax; their outputs are concatenated back in head order into "
-             "8 features and multiplied by W_O, so every output feature mixes both heads.",
+             "8 features and multiplied by W_O; a generic W_O mixes both heads into every output feature.",
     # t is the index in the new input, o + t the absolute position (§3): the figure's labels say both
     "positions": "Learned absolute positions: 春, 雨 and 风 after a stored BOS have the indices t = 0, 1, 2 in the "
                  "new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3. Each input "
@@ -598,7 +598,7 @@ def heads(lang: str) -> Drawing:
     head_fill = [FILL["head0"] if f // dh == 0 else FILL["head1"] for f in range(D)]
     y = d.box(10, 10, WIDTH - 20, [w["x"]], FILL["note"], size=14) + 6
     y = d.box(10, y, WIDTH - 20, [w["rule"]], FILL["note"], size=14) + 8
-    y = feature_row(y, [f"f{f}" for f in range(D)], head_fill)
+    y = feature_row(y, [f"c{f}" for f in range(D)], head_fill)
     hw = (WIDTH - 20 - 12) / H
     top = y + 40
     bottoms = []
@@ -615,7 +615,7 @@ def heads(lang: str) -> Drawing:
         slots_top = bottom + 6
         sc = (hw - 8) / dh
         for a in range(dh):
-            d.box(hx + 4 + a * sc, slots_top, sc - 4, [(f"a={a}", 14, True, False), (f"f{int(codes[h, a])}", 14, True, True)],
+            d.box(hx + 4 + a * sc, slots_top, sc - 4, [(f"a={a}", 14, True, False), (f"c{int(codes[h, a])}", 14, True, True)],
                   FILL[f"head{h}"], h=42, pad=2)
         bottom = d.box(hx, slots_top + 48, hw, [w["attend"]], FILL["note"], size=14)
         bottoms.append(bottom)

@@ -60,7 +60,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
-Exercise mask-3 (exercise set 1) checks any set of weights for these properties, with a tolerance `atol` of its own: every entry is finite, every forbidden weight is exactly 0, no weight is negative, and a row passes when $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that check: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
+Exercise mask-3 (exercise set 1) turns these properties into a check with a tolerance `atol` of its own: every entry is finite, no weight is negative, every forbidden weight is exactly 0, and every row sums to 1 within `atol`, that is $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that check: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
 """)
 
 md(r"""
@@ -123,7 +123,7 @@ Two things follow. First, at every scored position t that has a next input, targ
 
 Second, reading itself is safe for position i, because input i is a token already seen, not the answer. Position 0 is no exception. It holds BOS, which is fixed before any character appears, so reading it reveals nothing about the first character; that character is target 0 and enters the inputs only at position 1, which query 0 may not read. The allowed set is therefore $j \le i$, diagonal included.
 
-The upper grid of Figure 1.1 shows this for five positions. The lower grid is a case §5 needs: a few new queries after a cache, with more keys than queries.
+The upper grid of Figure 1.1 shows this for five positions. The lower grid shows a case that §5 will need: a few new queries after a cache, so more keys than queries.
 
 ![Two grids. Top: five positions BOS 春 风 春 雨, queries i as rows and keys j as columns; the cells with j ≤ i (the diagonal and below) are allowed, the future cells above it are forbidden, and the target of every row but the last, input i + 1, is the row's first forbidden cell. Bottom: after a cache of 3 positions, 2 new queries read 5 keys and query i stands at position 3 + i; the allowed cells are the bottom-right corner of the triangle above, its last two rows.](figures/allowed_pairs.svg)
 
@@ -189,13 +189,13 @@ All three rows become [1/3, 1/3, 1/3]: query 0 gives two thirds of its weight to
 """)
 
 md(r"""
-In the numerically stable form of §0.1, the helper `softmax` subtracts each row's largest score before `exp`. The weights stay the same, because numerator and denominator are both divided by the same factor, $e^{\max_j s_{ij}}$; and no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
+The helper `softmax` uses the numerically stable form that §0.1 lists as a prerequisite: it subtracts each row's largest score before `exp`. The weights stay the same, because numerator and denominator are both divided by the same factor, $e^{\max_j s_{ij}}$; and no `exp` can overflow any more, because the largest exponent is 0. Without the subtraction, a large score makes `exp` overflow to infinity, and infinity divided by infinity is NaN. The scores [1000, 0] give the weights `[nan, 0.]` (the last lines of the code above print them), and the output of that query, a weighted sum with a NaN weight, is NaN too.
 """)
 
 md(r"""
 ## 1.6 The wrong order: softmax first, zero the future afterwards
 
-Another common mistake zeroes the right thing at the wrong time: it applies an ordinary softmax over all positions and only then sets the future **weights** to zero. In the same example softmax first turns every row into [1/3, 1/3, 1/3]; after zeroing:
+Another common mistake zeroes the right thing at the wrong time: it applies an ordinary softmax over all positions and only then sets the future **weights** to zero. In the same example, softmax first turns every row into [1/3, 1/3, 1/3]; after zeroing:
 """)
 
 code("""
@@ -300,7 +300,7 @@ print(type(refusal(causal_allowed, 4, 3)).__name__)
 md(r"""
 ## 1.8 Padded queries are computed but not scored
 
-Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially: the query there is an ordinary one: it reads positions 0–2 and produces an output, which is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
+Back to the batch `["春雨", "雨"]`. In row 1 the input at position 2 is the padding EOS. The forward pass does not treat it specially. The query there is an ordinary one: it reads positions 0–2 and produces an output, which is not forced to zero. To see this, take a small random token embedding table E (positions arrive only in §3), set $X = E[\mathrm{inputs}]$ and use q = k = v = X directly. We leave out the projections $W_Q$, $W_K$, $W_V$ of §0.2, so the only thing that matters in the example is which keys each query may read:
 """)
 
 code("""
@@ -343,7 +343,11 @@ Because of the way `collate` lays out a batch, the positions whose input is EOS 
 """)
 
 md(r"""
-Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss. An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Two mistakes follow from confusing them: letting an empty row pass as "padding, unscored anyway", and raising on a padded query or zeroing its output as if its row were empty. For every position of the batch, here is the number of keys it may read and whether it is scored:
+Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss.
+
+An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Two mistakes follow from confusing them: letting an empty row pass as "padding, unscored anyway", and raising on a padded query or zeroing its output as if its row were empty.
+
+For every position of the batch, here is the number of keys it may read and whether it is scored:
 """)
 
 code("""
@@ -357,7 +361,7 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that supports padding on either side must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only.
+There is one more reason why right padding is harmless: real queries cannot read it. A model that also allows left padding must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only.
 
 Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, where the causal condition excludes it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two masks differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
@@ -384,7 +388,7 @@ assert np.isfinite(masked_softmax(S, ~general[1])).all()
 md(r"""
 The complement of `general` still raises: the mask of 春雨 (batch row 0) is the plain causal one, whose last query reads every key. But `general[1]`, the mask of 雨, has no such query, so its complement passes without an error (the code above checks both).
 
-The numbers agree: computing 雨 alone without padding (T = 2) gives the same two outputs as the first two outputs of its row in the batch:
+The numbers agree: computing 雨 alone, without padding (T = 2), reproduces the first two outputs of its row in the batch:
 """)
 
 code("""
@@ -534,7 +538,7 @@ md(r"""
 * Fix the allowed set $j \le i$ first, then normalise over it. A score of 0 forbids nothing ($\exp(0) = 1$), and taking the softmax first and zeroing afterwards breaks the row sums and lets the future in through the denominator.
 * Position i may read itself: input i is a token already seen, and the answer sits at i + 1. The diagonal j = i gives every query a key to read; with `<` instead of `≤`, row 0 is empty.
 * `allowed` is True where a query may read; build it with `causal_allowed` and never pass its complement.
-* An empty row is an error and raises: $-\infty$ turns it into NaN, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
+* An empty row is an error, and `masked_softmax` raises on it. Naive implementations hide it instead: $-\infty$ turns it into NaN, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
 * Padded queries are computed as usual; the targets alone decide what is scored (a target of −100 is not). A padded query produces an unscored output; it is not an empty row. Real EOS targets are scored, and EOS is not a padding index.
 * With right padding only, the padding keys lie in the future of every real query, so the causal mask alone suffices (§1.8); left padding would change how masks and positions fit together (§1.10).
 

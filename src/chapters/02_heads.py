@@ -95,7 +95,7 @@ The Q, K and V projections all produce $B \times T \times D$ arrays. The split d
 
 There is one rule to remember: **coordinate a of head h at position t is feature $h \cdot d + a$ at the same position t** (Figure 2.1). `lib.attention.split_heads` splits like this, and `merge_heads` puts everything back.
 
-![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O, so every output feature mixes both heads.](figures/heads.svg)
+![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O; a generic W_O mixes both heads into every output feature.](figures/heads.svg)
 
 To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, c), where c is the feature (§0.4's notation), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
 """)
@@ -185,7 +185,7 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 """)
 
 md(r"""
-With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs without complaint and simply produces the wrong output (the last number above is its largest error); no error message warns you.
+With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs without any error and simply produces the wrong output (the last number above is its largest error).
 
 Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right only two of the six rows match their t.
 """)
@@ -262,7 +262,7 @@ Without $W_O$ the concatenation only places the heads side by side: output featu
 
 $$y_t = \sum_h y^{(h)}_t \, W_O^{(h)}.$$
 
-Each block $W_O^{(h)}$ is $d \times D$, so every output feature receives a contribution from every head.
+Each block $W_O^{(h)}$ is $d \times D$, so every output feature *can* receive a contribution from every head. A generic $W_O$ mixes every head into every output feature; the identity does not.
 
 The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
 """)
@@ -396,7 +396,7 @@ assert (np.allclose(weights_h0 @ x1[:, :2], [alpha, 1 - alpha])
 md(r"""
 ## 2.6 What the number of heads costs at fixed width
 
-It is easy to think "more heads, bigger model, slower model". At fixed D, parameters, arithmetic and memory do not move together, so count each one separately:
+It is easy to think "more heads, bigger model, slower model". At fixed D, the parameter count, the arithmetic and the memory do not move together, so count each separately:
 
 * **Parameters.** Whatever H is, $W_Q$, $W_K$, $W_V$ and $W_O$ are $D \times D$ each: $4D^2$ parameters. The heads only decide how the columns are grouped.
 * **Matrix products.** The four projections do not depend on H at all. Per sequence the scores take $H\cdot(T^2 d) = T^2 D$ multiply-adds and the weighted sum as many: the total does not change.
