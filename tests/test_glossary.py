@@ -344,6 +344,21 @@ def test_scoring_words_are_told_apart():
                                        "哪些位置计入损失；`0 … T−1` 是代码", "markdown")])
 
 
+def test_an_exercises_points_are_not_called_scores_in_chinese():
+    """分数 is the attention score q·k/√d (docs/glossary.md); the exercise pages and the grader's page once also called
+    an exercise's points 分数, so a learner read the word one way in one paragraph and the other way in the next
+    (read73 G). The row of docs/words.md catches the phrases they wrote; the attention score's own sentences, and the
+    points said as 分值, 得分 and N 分, pass."""
+    caught = ["一道题的所有测试都通过，才能拿到标题里写的分数。", "`check` 数的是通过的公开测试，不是分数。",
+              "标题里的分数则是各题在评分中的分值", "都通过，才得到这道题的分数。", "才得到这道练习的分数；",
+              "每道练习的分数平均分给它的测试组", "一组的测试全部通过，就得到这一份分数。"]
+    found = violations([("demo", "zh", text, "markdown") for text in caught])
+    assert len(found) == len(caught), "\n".join(found)
+    assert not violations([("demo", "zh", "Q 与 K 的转置相乘再除以 √d，得到 T × T 的分数 S；所有分数都是 0；统计分数的个数；"
+                                       "禁止位置仍然拿到了权重：把分数置为 0 并不能禁止一个键；查询 i 对键 j 的分数是什么？"
+                                       "才能得到标题里注明的分值，不是得分；这道练习就得 0 分；你的 3 分", "markdown")])
+
+
 def test_a_logit_is_not_called_a_score_in_russian():
     """«оценка» is the attention score q·k/√d alone; the ru label of §7's diagram once called the logits «оценка
     каждого токена словаря» (read56 A2 C3). The row of docs/words.md catches that, and the scores of attention,
