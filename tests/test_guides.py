@@ -3882,9 +3882,21 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     from tools import hint_readability
     text = flat("docs", "translating.md")
     assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
-            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. It '
-            "capitalises the first word of each clause after the first (Chinese has no capitals), so write code "
-            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in text
+            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. In English '
+            "and Russian, a clause ends only where the `: ` or `; ` follows a letter, a digit, `_` or `)`: after a "
+            "closing backtick or quotation mark, the sentence runs on. It capitalises the first word of each clause "
+            "after the first (Chinese has no capitals), so write code that may start a clause in backticks "
+            "(`` `eps` ``, not eps, which would become Eps).") in text
+    # read74 T C1: "makes each clause a sentence" promised a break at every ": " and "; ", but one after a closing
+    # backtick or quotation mark ends no sentence (the Russian cache-1/targets-fed: "`inputs[b, :n]`: это токены")
+    assert diagnoses._CLAUSE["en"].pattern == diagnoses._CLAUSE["ru"].pattern == r"(?<=\w|\))[:;] "
+    for lang in ("en", "ru"):
+        assert [diagnoses.sentences(f"feed {w}: these are the tokens", lang) for w in
+                ("the inputs", "inputs_", "inputs2", "(inputs)", "`inputs`", "«inputs»", "“inputs”")] \
+            == ["feed the inputs. These are the tokens", "feed inputs_. These are the tokens",
+                "feed inputs2. These are the tokens", "feed (inputs). These are the tokens",
+                "feed `inputs`: these are the tokens", "feed «inputs»: these are the tokens",
+                "feed “inputs”: these are the tokens"]
     # read73 T C4: "a clause's first word" said the first clause too, which follows "What this suggests: " uncapitalised
     assert "capitalises a clause's first word" not in text
     assert diagnoses.sentences("eps is small: eps is small", "en") == "eps is small. Eps is small"
