@@ -2872,8 +2872,8 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
     # read74 T L13: "in words quoted in every language" said who quotes them only in passing
     assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ comes just before the cell "
-            "that prints it. A few sentences of §3, §5 and §3's quiz that say what the code does keep, in every "
-            "language, the words the test quotes.") in text
+            "that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
+            "the words the test quotes.") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
     assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
     assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
@@ -2930,8 +2930,8 @@ def test_a_plural_category_the_course_does_not_list_gets_the_other_form(monkeypa
     import course_i18n
     from course_i18n import catalogue
     step = re.search(r"1\. Add the language to `LANGUAGE_TABLE`.*? 2\. ", adding_a_language()).group(0)
-    assert ("If the rule uses a category beyond `one`, `few`, `many` and `other` (such as `two`), add that category "
-            "to `PLURAL_CATEGORIES`, or a number of that category gets the `other` form") in step
+    assert ("A category beyond `one`, `few`, `many` and `other`, such as `two`, must also go into `PLURAL_CATEGORIES`, "
+            "or its numbers get the `other` form.") in step
     assert catalogue.PLURAL_CATEGORIES == ("one", "few", "many", "other")
     monkeypatch.setattr(catalogue, "_written", dict(catalogue._written))     # the made-up texts stay in this test
     monkeypatch.setitem(course_i18n.PLURAL_RULES, "east-slavic",
@@ -3536,7 +3536,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     # read71 T L12: the 20 files, unscannable in the command, are read from a file pytest expands (`@file`)
     args = re.fullmatch(r"\.venv/bin/python -m pytest -q chapters/\*/02_heads\.ipynb @(tests/translation_tests\.txt) ",
                         command)
-    assert args and f"the {20} test files listed in `{args.group(1)}`, which read the translations" in step, command
+    assert args and f"test files listed in `{args.group(1)}`" in step, command
     import importlib.metadata
     assert tuple(int(n) for n in importlib.metadata.version("pytest").split(".")[:2]) >= (8, 2)   # @file arguments
     run = (ROOT / args.group(1)).read_text(encoding="utf-8").split()
@@ -3548,7 +3548,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     # read73 T C1: "the 20 test files that read the translations" made them all, yet the grader's tests quote
     # course.po too (the Russian class report's «Доля сдавших»); step 5 runs 20 of them and names where the rest run
     # read74 T L5: "20 of the test files" read as a sample; they are the 20 the file lists, which read translations
-    assert f"and the {len(run)} test files listed in `tests/translation_tests.txt`, which read the translations" in step
+    assert f"and the {len(run)} test files listed in `tests/translation_tests.txt` ([What `check` does not" in step
     assert f"the {len(run)} test files that read the translations" not in step
     assert ("run `make test`: it runs the whole suite, for many minutes, the grader's tests (`tests/test_grading_*.py`) "
             "among them, some of which quote interface texts too.") in step
@@ -3642,8 +3642,7 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     from tools import i18n
     assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
             "for prose, the first English words. Search the catalogue for those words (for an interface text, for the "
-            "key). For anything else it names, see [What `check` reports](#what-check-reports).") \
-        in flat("docs", "translating.md")      # read73 T L3: an interface line has no English words; read74 T L14
+            "key):") in flat("docs", "translating.md")      # read73 T L3: an interface line has no English words
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
@@ -3890,10 +3889,9 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     editing = text[text.index("## Editing an entry"):text.index("## Plural forms")]   # read74 T L4: a rule for editing
     assert ("Write a diagnosis's `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), "
             'with no final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. In '
-            "English and Russian, only a `: ` or `; ` after a letter, a digit, `_` or `)` ends a clause; after a closing "
-            "backtick or quotation mark the sentence runs on. `check()` capitalises the first word of each later clause "
-            "(Chinese has no capitals), so put code that may start a clause in backticks (`` `eps` ``, not eps, which "
-            "would become Eps).") in editing
+            "English and Russian, only a `: ` or `; ` after a letter, a digit, `_` or `)` starts a new sentence, not one "
+            "after a closing backtick or quotation mark. `check()` capitalises the first word of each later clause, so put code "
+            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in editing
     assert "makes each clause a sentence and adds \"See §N.M.\" itself. It capitalises" not in text
     # read74 T C1: "makes each clause a sentence" promised a break at every ": " and "; ", but one after a closing
     # backtick or quotation mark ends no sentence (the Russian cache-1/targets-fed: "`inputs[b, :n]`: это токены")
@@ -3913,8 +3911,10 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
     assert all(t.endswith("§{section}." if lang != "zh" else "§{section}。") for lang, t in diagnoses.TEMPLATE.items())
     # read71 T: the rule stands once, with the diagnoses; the test's bullet points to it
-    assert ("* the form of a `.text` that [Editing an entry](#editing-an-entry) gives: no full stop at the end, no §, "
-            "and no code capitalised at the start of a sentence.") in text
+    # read74 T: the bullet points to the rule, which Editing an entry gives once (no final full stop, no §, code that
+    # may start a clause in backticks: editing, read above)
+    assert "* the form of a `.text` that [Editing an entry](#editing-an-entry) gives." in text
+    assert "no full stop at the end, no §, and no code capitalised" not in text
     form = inspect.getsource(test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section)
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
@@ -3966,8 +3966,8 @@ def test_the_status_lines_translating_md_quotes_are_the_tools():
             "were last confirmed together`)") in text
     # read71 T L5: the line the reader will see is quoted
     assert ("If you do not read Chinese, confirm only the cells for which `status` names your language alone, as in "
-            "`ru changed since the languages were last confirmed together`. In those cells only your text has changed, "
-            "so the English and the Chinese still say what was confirmed.") in text          # read74 T L12
+            "`ru changed since the languages were last confirmed together`. Their English and Chinese are still the "
+            "confirmed pair.") in text          # read74 T L12: "are as last confirmed together"
     source = ROOT / "src" / "chapters" / "02_heads.py"
     lines = translations.describe(source, [(0, "a", ("missing", ["xx"])), (1, "b", ["xx"]), (2, "c", ["ru"])])
     assert "no xx translation in the catalogues" in lines[0]
@@ -4598,8 +4598,7 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
     # read74 T L8: the example says it is the file's form, and what a PO editor takes instead
     assert "(Russian `$0{,}5$`, and `$557\\\\,056$` as the file holds it). In the file, as in the `msgid`, a " \
-           "backslash is doubled and a double quote written `\\\"`. A PO editor shows them single, and you type them " \
-           "single there." in steps
+           "backslash is doubled and a double quote written `\\\"`. A PO editor shows them single." in steps
     assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
     po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
