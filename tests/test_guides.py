@@ -1541,8 +1541,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     from tools import i18n
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
     steps = guide[guide.index("## Editing an entry"):guide.index("## Plural forms")]
-    assert 'remove `fuzzy` from the `#,` line, together with the `#| msgid "…"` lines under it, but keep any other ' \
-           "flag there, such as `python-brace-format`" in steps and "an obsolete entry (`#~`)" in steps
+    assert 'remove `fuzzy` from the `#,` line and delete the `#| msgid "…"` lines under it. Keep any other flag on ' \
+           "that line, such as `python-brace-format`." in steps and "An obsolete entry (`#~`)" in steps
     assert "After saving a catalogue, run `.venv/bin/python tools/i18n.py update`:" in steps
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
     assert ('Translate the new and fuzzy entries. Then remove the `fuzzy` marks that `update` left, and the obsolete '
@@ -1551,8 +1551,8 @@ def test_the_translators_steps_are_what_the_catalogue_checks_ask_for(tmp_path, m
     # the loop and the translators' guide give one rule for an obsolete entry (the loop once said to delete it
     # outright, then repeated the rule): the guide gives it, and the loop only points to it, so the two cannot differ
     # read71 T L3: "delete it once nothing in it is worth keeping" read as optional, though check fails on it
-    keep = ("an obsolete entry (`#~`), often a rewritten text's old translation: copy what you can use into the new "
-            "entry, then delete it; `check` fails until you do.")
+    keep = ("**An obsolete entry (`#~`)**, often a rewritten text's old translation. Copy what you can use into the "
+            "new entry, then delete it: `check` fails until you do.")
     assert keep in steps and "worth keeping" not in steps and not re.search(r"#\||#~|worth keeping|copy what you", loop)
     texts, old, locales = {"demo.kept": "Goodbye, {name}"}, i18n._new_catalogue("ru"), tmp_path / "locales"
     old.add("Bye, {name}", "Пока, {name}", context="demo.kept")
@@ -2870,9 +2870,10 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     import test_prose_numbers as t
     text = flat("docs", "translating.md")
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
-    assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ is stated just before the "
-            "cell that prints it, and some sentences of §3, §5 and §3's quiz say what the code does, in words quoted "
-            "in every language.") in text
+    # read74 T L13: "in words quoted in every language" said who quotes them only in passing
+    assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ comes just before the cell "
+            "that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
+            "the words the test quotes.") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
     assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
     assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
@@ -2929,8 +2930,8 @@ def test_a_plural_category_the_course_does_not_list_gets_the_other_form(monkeypa
     import course_i18n
     from course_i18n import catalogue
     step = re.search(r"1\. Add the language to `LANGUAGE_TABLE`.*? 2\. ", adding_a_language()).group(0)
-    assert ("If the rule uses a category beyond `one`, `few`, `many` and `other` (such as `two`), add that category "
-            "to `PLURAL_CATEGORIES`, or a number of that category gets the `other` form") in step
+    assert ("A category beyond `one`, `few`, `many` and `other`, such as `two`, must also go into `PLURAL_CATEGORIES`, "
+            "or its numbers get the `other` form.") in step
     assert catalogue.PLURAL_CATEGORIES == ("one", "few", "many", "other")
     monkeypatch.setattr(catalogue, "_written", dict(catalogue._written))     # the made-up texts stay in this test
     monkeypatch.setitem(course_i18n.PLURAL_RULES, "east-slavic",
@@ -3535,7 +3536,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     # read71 T L12: the 20 files, unscannable in the command, are read from a file pytest expands (`@file`)
     args = re.fullmatch(r"\.venv/bin/python -m pytest -q chapters/\*/02_heads\.ipynb @(tests/translation_tests\.txt) ",
                         command)
-    assert args and f"which `{args.group(1)}` lists" in step, command
+    assert args and f"test files listed in `{args.group(1)}`" in step, command
     import importlib.metadata
     assert tuple(int(n) for n in importlib.metadata.version("pytest").split(".")[:2]) >= (8, 2)   # @file arguments
     run = (ROOT / args.group(1)).read_text(encoding="utf-8").split()
@@ -3546,10 +3547,13 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     readers = _test_files(re.compile(r'locales|read_po|\bLANGUAGES\b|"zh"|"ru"'))
     # read73 T C1: "the 20 test files that read the translations" made them all, yet the grader's tests quote
     # course.po too (the Russian class report's «Доля сдавших»); step 5 runs 20 of them and names where the rest run
-    assert f"and {len(run)} of the test files that read the translations, which" in step
+    # read74 T L5: "20 of the test files" read as a sample; they are the 20 the file lists, which read translations
+    assert f"and the {len(run)} test files listed in `tests/translation_tests.txt` ([What `check` does not" in step
     assert f"the {len(run)} test files that read the translations" not in step
-    assert ("Step 6 runs the rest, among them the grader's tests (`tests/test_grading_*.py`), some of which quote "
-            "interface texts too.") in step
+    assert ("run `make test`: it runs the whole suite, for many minutes, the grader's tests (`tests/test_grading_*.py`) "
+            "among them, some of which quote interface texts too.") in step
+    # read74 T L6: "pass none" read as the word; the command without a notebook is spelt out
+    assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
     assert grader & readers and not grader & set(run), sorted(grader & readers)
     assert "Доля сдавших" in (ROOT / "tests" / "test_grading_exports.py").read_text(encoding="utf-8")
@@ -3581,6 +3585,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
         "tests/test_site_phone.py": "the built site in a browser (step 6)",
         "tests/test_site_quiz.py": "the built site in a browser (step 6)",
         "tests/test_grading_pages_phone.py": "the grader's pages in a browser, on made-up results",
+        "tests/test_site_figures.py": "draws figures with each language's numbers (0,25), but no translated text",
     }
     _named_or_excused(readers, set(run), not_named, "a translation", "step 5")
     assert not set(run) - readers, f"{sorted(set(run) - readers)}: in step 5, yet read no translation"
@@ -3881,10 +3886,23 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     from grading import diagnoses
     from tools import hint_readability
     text = flat("docs", "translating.md")
-    assert ("Write a `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), with no "
-            'final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. It '
-            "capitalises the first word of each clause after the first (Chinese has no capitals), so write code "
-            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in text
+    editing = text[text.index("## Editing an entry"):text.index("## Plural forms")]   # read74 T L4: a rule for editing
+    assert ("Write a diagnosis's `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), "
+            'with no final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. In '
+            "English and Russian, only a `: ` or `; ` after a letter, a digit, `_` or `)` starts a new sentence, not one "
+            "after a closing backtick or quotation mark. `check()` capitalises the first word of each later clause, so put code "
+            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in editing
+    assert "makes each clause a sentence and adds \"See §N.M.\" itself. It capitalises" not in text
+    # read74 T C1: "makes each clause a sentence" promised a break at every ": " and "; ", but one after a closing
+    # backtick or quotation mark ends no sentence (the Russian cache-1/targets-fed: "`inputs[b, :n]`: это токены")
+    assert diagnoses._CLAUSE["en"].pattern == diagnoses._CLAUSE["ru"].pattern == r"(?<=\w|\))[:;] "
+    for lang in ("en", "ru"):
+        assert [diagnoses.sentences(f"feed {w}: these are the tokens", lang) for w in
+                ("the inputs", "inputs_", "inputs2", "(inputs)", "`inputs`", "«inputs»", "“inputs”")] \
+            == ["feed the inputs. These are the tokens", "feed inputs_. These are the tokens",
+                "feed inputs2. These are the tokens", "feed (inputs). These are the tokens",
+                "feed `inputs`: these are the tokens", "feed «inputs»: these are the tokens",
+                "feed “inputs”: these are the tokens"]
     # read73 T C4: "a clause's first word" said the first clause too, which follows "What this suggests: " uncapitalised
     assert "capitalises a clause's first word" not in text
     assert diagnoses.sentences("eps is small: eps is small", "en") == "eps is small. Eps is small"
@@ -3893,8 +3911,10 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert diagnoses.sentences("甲：乙；丙", "zh") == "甲。乙。丙"
     assert all(t.endswith("§{section}." if lang != "zh" else "§{section}。") for lang, t in diagnoses.TEMPLATE.items())
     # read71 T: the rule stands once, with the diagnoses; the test's bullet points to it
-    assert ("* the form of a `.text` that [The two sets of catalogues](#the-two-sets-of-catalogues) gives: no full "
-            "stop at the end, no §, and no code capitalised at the start of a sentence.") in text
+    # read74 T: the bullet points to the rule, which Editing an entry gives once (no final full stop, no §, code that
+    # may start a clause in backticks: editing, read above)
+    assert "* the form of a `.text` that [Editing an entry](#editing-an-entry) gives." in text
+    assert "no full stop at the end, no §, and no code capitalised" not in text
     form = inspect.getsource(test_hint_readability.test_a_hint_ends_without_a_full_stop_or_a_section)
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
@@ -3946,8 +3966,8 @@ def test_the_status_lines_translating_md_quotes_are_the_tools():
             "were last confirmed together`)") in text
     # read71 T L5: the line the reader will see is quoted
     assert ("If you do not read Chinese, confirm only the cells for which `status` names your language alone, as in "
-            "`ru changed since the languages were last confirmed together`: their English and Chinese are as last "
-            "confirmed together.") in text
+            "`ru changed since the languages were last confirmed together`. Their English and Chinese are still the "
+            "confirmed pair.") in text          # read74 T L12: "are as last confirmed together"
     source = ROOT / "src" / "chapters" / "02_heads.py"
     lines = translations.describe(source, [(0, "a", ("missing", ["xx"])), (1, "b", ["xx"]), (2, "c", ["ru"])])
     assert "no xx translation in the catalogues" in lines[0]
@@ -4594,8 +4614,9 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     from course_i18n.catalogue import _unquote
     text = flat("docs", "translating.md")
     steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
-    assert "(Russian `$0{,}5$`, `$557\\\\,056$`). In the file, as in the `msgid`, a backslash is doubled and a " \
-           "double quote written `\\\"`; a PO editor does this for you;" in steps
+    # read74 T L8: the example says it is the file's form, and what a PO editor takes instead
+    assert "(Russian `$0{,}5$`, and `$557\\\\,056$` as the file holds it). In the file, as in the `msgid`, a " \
+           "backslash is doubled and a double quote written `\\\"`. A PO editor shows them single." in steps
     assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
     po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
