@@ -3585,7 +3585,6 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
         "tests/test_site_phone.py": "the built site in a browser (step 6)",
         "tests/test_site_quiz.py": "the built site in a browser (step 6)",
         "tests/test_grading_pages_phone.py": "the grader's pages in a browser, on made-up results",
-        "tests/test_site_figures.py": "draws figures with each language's numbers (0,25), but no translated text",
     }
     _named_or_excused(readers, set(run), not_named, "a translation", "step 5")
     assert not set(run) - readers, f"{sorted(set(run) - readers)}: in step 5, yet read no translation"
