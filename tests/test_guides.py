@@ -5,6 +5,7 @@ names and examples they take from the code are checked against it where a test c
 
 import ast
 import glob
+import inspect
 import itertools
 import pathlib
 import re
@@ -3475,9 +3476,13 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     import test_language_parity
     from tools.nbsource import untranslated_prose_comments
     text = flat("CONTRIBUTING.md")
-    assert ("The parity test flags an untagged comment with two or more words of at least three Latin letters, or "
-            "with two Chinese or Cyrillic characters in a row. It misses a single word, such as `# logits`: tag that "
-            "yourself.") in text
+    # read74 A L12: the comments are read in the sources, not in the committed notebooks the parity test compares
+    assert ("The parity test also reads the sources in `src/chapters/` and `src/solutions/`: it flags an untagged "
+            "comment with two or more words of at least three Latin letters, or with two Chinese or Cyrillic "
+            "characters in a row. It misses a single word, such as `# logits`: tag that yourself.") in text
+    read = {p.values[0].parent.relative_to(ROOT).as_posix() for p in test_language_parity.all_sources()}
+    assert read == {"src/chapters", "src/solutions"}, read
+    assert "load(source)" in inspect.getsource(test_language_parity.test_comments_in_code_are_translated)
     assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks, comparing "
             "images by type only.") in text
     named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
