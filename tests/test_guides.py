@@ -1080,7 +1080,8 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
     # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
-    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## When the English")]
+    # read74 A L5: "When the English changes" now comes before "Build and test one source"
+    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## One source, three")]
     assert "`make notebooks` writes every notebook" in one_source
 
 
@@ -2583,7 +2584,13 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
-    loop = contributing[contributing.index("## When the English changes"):contributing.index("## One source, three")]
+    loop = contributing[contributing.index("### When the English changes"):contributing.index("### Build and test one")]
+    # read74 A L5: the loop pointed forward into this procedure three times; the procedure now comes first, and the
+    # loop's rebuild and test follow it, pointing back only
+    assert contributing.index("### Set up once") < contributing.index("### When the English changes") < \
+        contributing.index("### Build and test one source")
+    assert "1. If you changed its English prose, first do steps 1 and 2 of [When the English changes]" \
+        "(#when-the-english-changes) above." in contributing
     three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
     assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
     assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
@@ -3124,8 +3131,13 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
     obsolete, which `check` fails on; an interface text, matched by its key, stays fuzzy however far it changed."""
     from tools import i18n
     text = flat("CONTRIBUTING.md")
-    assert ("`update` marks as fuzzy each translation whose English changed. A paragraph of prose rewritten too far "
-            "to be matched starts untranslated, and its old translation becomes *obsolete*") in text
+    # read74 A L10: the step says what extract and update write; *fuzzy* is glossed here, its first use since read74 A L5
+    assert ("`extract` writes the English texts into the templates (`.pot`). `update` merges the templates into each "
+            "language's catalogue. It marks as *fuzzy* (gettext's flag for \"check this translation again\") each "
+            "translation whose English changed. A paragraph of prose rewritten too far to be matched starts "
+            "untranslated, and its old translation becomes *obsolete*") in text
+    assert "the English texts of the code and of src/ -> the templates (.pot)" in i18n.__doc__
+    assert "merge the templates into every language's catalogues" in i18n.__doc__
     # *fuzzy* is defined once, where the guide first uses it (read62: it was used in "A quick loop" before its gloss)
     assert text.count("*fuzzy*") == 1 and text.index("*fuzzy* (gettext's flag for \"check this translation again\")") \
         < text.index("fuzzy ")
@@ -3154,12 +3166,12 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools import build_notebooks
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
-    assert ("The builder refuses a source whose translations are missing or *fuzzy* (gettext's flag for \"check this "
-            "translation again\") and names the texts. Given several sources, it stops at the first it refuses; the "
+    assert ("The builder refuses a source whose translations are missing or fuzzy and names the texts. Given several sources, it stops at the first it refuses; the "
             "sources before it have already been rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
-    assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
-        "## When the English changes")
+    # read74 A L5: its first use is now step 3 of "When the English changes", which comes before the loop's rebuild
+    assert text.count("keeps the committed outputs") == 1 and 0 < text.index("keeps the committed outputs") - text.index(
+        "`--prose-only`") < 40
     built = []
 
     def build(path, run=True, prose_only=False):
@@ -3280,7 +3292,7 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     cites). The list is derived, not kept by hand: every test file that reads the section sources or notebooks is
     named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    loop = text[text.index("## A quick loop"):text.index("## When the English changes")]
+    loop = text[text.index("### Build and test one source"):text.index("## One source, three languages")]
     assert "After any change to prose, also run the tests that read it." in " ".join(loop.split())
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
