@@ -516,6 +516,11 @@ def test_the_limits_the_guides_quote_are_the_codes():
     # read69 A L14 put the steps for a new function straight before the rules of "Changing lib" they point to;
     # read71 A L14: they still sent the reader forward, so they now close "Changing lib", after every rule they link
     assert "### " not in step[4:] and contributing.index("## Changing `lib`") < start
+    # read74 A L19: what to do after changing what a function computes opened "Changing lib", before the rules; it is
+    # now a part of its own, between the rules and the steps for a new function
+    after = contributing.index("### After changing what a function computes `.venv/bin/python tools/expected.py --check`")
+    assert contributing.index("### Mutants") < after < start
+    assert contributing[contributing.index("## Changing `lib`"):].startswith("## Changing `lib` ### Definitions")
     for anchor in ("argument-checks", "docstrings-and-size", "mutants"):
         assert f"](#{anchor})" in step and contributing.index(f"### {anchor.replace('-', ' ').capitalize()}") < start
     # read66 A C2: not every function has a check; the step points to the few that check nothing
