@@ -5,6 +5,7 @@ names and examples they take from the code are checked against it where a test c
 
 import ast
 import glob
+import inspect
 import itertools
 import pathlib
 import re
@@ -515,6 +516,11 @@ def test_the_limits_the_guides_quote_are_the_codes():
     # read69 A L14 put the steps for a new function straight before the rules of "Changing lib" they point to;
     # read71 A L14: they still sent the reader forward, so they now close "Changing lib", after every rule they link
     assert "### " not in step[4:] and contributing.index("## Changing `lib`") < start
+    # read74 A L19: what to do after changing what a function computes opened "Changing lib", before the rules; it is
+    # now a part of its own, between the rules and the steps for a new function
+    after = contributing.index("### After changing what a function computes `.venv/bin/python tools/expected.py --check`")
+    assert contributing.index("### Mutants") < after < start
+    assert contributing[contributing.index("## Changing `lib`"):].startswith("## Changing `lib` ### Definitions")
     for anchor in ("argument-checks", "docstrings-and-size", "mutants"):
         assert f"](#{anchor})" in step and contributing.index(f"### {anchor.replace('-', ' ').capitalize()}") < start
     # read66 A C2: not every function has a check; the step points to the few that check nothing
@@ -1079,7 +1085,8 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
     # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
-    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## When the English")]
+    # read74 A L5: "When the English changes" now comes before "Build and test one source"
+    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## One source, three")]
     assert "`make notebooks` writes every notebook" in one_source
 
 
@@ -1277,10 +1284,12 @@ def test_the_notebook_time_target_is_the_benchmarks():
     # read69 A L13: "once more as a learner's plain kernel runs it" read as true of every section
     # read71 A L10, L11: "a learner's plain kernel" unexplained; "`make bench` times all of them" read as if it timed
     # only notebooks, though it runs four scripts
-    one = re.search(r"`\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every language\. "
-                    r"For §7 and §8 it also times a plain kernel, with NumPy's and OpenBLAS's defaults, as a learner's "
-                    r"Jupyter starts it\. It marks each time over its target\. `make bench` times every notebook, along "
-                    r"with its other benchmarks\.", text)
+    # read74 A L15: the targets and the tool, once one bullet of six sentences, are two bullets
+    one = re.search(r"\* `\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every "
+                    r"language\. It marks each time over its target\. For §7 and §8 it also times a plain kernel, with "
+                    r"NumPy's and OpenBLAS's defaults, as a learner's Jupyter starts it\. `make bench` times every "
+                    r"notebook, along with its other benchmarks\.", text)
+    assert "enforces these targets. * `.venv/bin/python bench/notebook_times.py --only" in text
     assert 'a plain kernel (no numerical configuration), as a learner\'s Jupyter starts it' in bench
     assert len(re.search(r"^bench:.*\n((?:\t.*\n)*)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
                .group(1).splitlines()) > 1
@@ -1327,9 +1336,10 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     assert re.search(r"^# CI entry point: a clean clone, root,", (ROOT / ".ci" / "run").read_text(encoding="utf-8"),
                      re.M)
     # what CI=true is, said where the guide first names it (read61 A2 L23: it was said only in the sandbox part)
+    # read74 A L4: CI is spelled out before `CI=true` is named
     first = contributing.index("`CI=true`")
-    assert contributing[first:].startswith("`CI=true`, which `.ci/run` sets for continuous integration (CI, the "
-                                           "automatic test run),"), contributing[first:first + 80]
+    assert contributing[:first].endswith("Continuous integration (CI, the automatic test run) runs `.ci/run`, which "
+                                         "sets "), contributing[first - 80:first]
     assert re.search(r"^export CI=true$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
     assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
@@ -1877,7 +1887,7 @@ def test_the_quick_loop_runs_the_section_in_every_language():
     from course_i18n import LANGUAGES
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("## A quick loop"):text.index("## Where a change goes")]
-    [pattern] = re.findall(r"^ *\.venv/bin/python -m pytest (chapters/\S+\.ipynb) ", loop, re.M)
+    [pattern] = re.findall(r"^ *\.venv/bin/python -m pytest -q (chapters/\S+\.ipynb) ", loop, re.M)
     assert sorted(p.parent.name for p in ROOT.glob(pattern)) == sorted(LANGUAGES), pattern
 
 
@@ -2441,9 +2451,10 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     from tools import build_notebooks, nbsource
     text = flat("CONTRIBUTING.md")
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
-    assert ("The notebook builder replaces three placeholders: * `{{course_package}}`, in Markdown and code: where "
-            "`%pip install` gets the course's code, the repository that `_config.yml` names or else the course's "
-            "*wheel* (its package as one `.whl` file, which `make wheel` builds); * `{{course_wheel}}`, in Markdown "
+    # read74 A L13: what %pip installs, then which of the two it is
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}`, in Markdown and code: what "
+            "`%pip install` installs: the repository named in `_config.yml`, or else the course's *wheel* (its "
+            "package as one `.whl` file, built by `make wheel`); * `{{course_wheel}}`, in Markdown "
             "and code: the file name of that wheel; * `{{lang}}`, in code only: the notebook's language code."
             ) in part  # read62 A L3; read71 A L7: the wheel defined
     assert "when _config.yml names one, else the course's wheel" in " ".join(build_notebooks.course_package.__doc__.split())
@@ -2582,7 +2593,13 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
-    loop = contributing[contributing.index("## When the English changes"):contributing.index("## One source, three")]
+    loop = contributing[contributing.index("### When the English changes"):contributing.index("### Build and test one")]
+    # read74 A L5: the loop pointed forward into this procedure three times; the procedure now comes first, and the
+    # loop's rebuild and test follow it, pointing back only
+    assert contributing.index("### Set up once") < contributing.index("### When the English changes") < \
+        contributing.index("### Build and test one source")
+    assert "1. If its English prose changed, first do steps 1 and 2 of [When the English changes]" \
+        "(#when-the-english-changes) above." in contributing
     three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
     assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
     assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
@@ -3000,7 +3017,7 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     assert "Where a change goes" not in changing and "add a line to `MUTANTS` in `tools/mutants.py`. It names" \
         in mutants_part
     assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
-    assert "5. Add a mutant of it and check that a test catches it ([Mutants](#mutants))." in text
+    assert "6. Add a mutant of it and check that a test catches it ([Mutants](#mutants))." in text
     assert text.count("*mutant*") == 1 and text.index("*mutant*") > text.index("### Mutants")  # defined once
     # read69 A L21: the warning to leave lib alone follows the command it belongs to
     assert ("the next run restores it first. `make mutants` runs every mutant, which takes minutes.") in mutants_part
@@ -3124,8 +3141,13 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
     obsolete, which `check` fails on; an interface text, matched by its key, stays fuzzy however far it changed."""
     from tools import i18n
     text = flat("CONTRIBUTING.md")
-    assert ("`update` marks as fuzzy each translation whose English changed. A paragraph of prose rewritten too far "
-            "to be matched starts untranslated, and its old translation becomes *obsolete*") in text
+    # read74 A L10: the step says what extract and update write; *fuzzy* is glossed here, its first use since read74 A L5
+    assert ("`extract` writes the English texts into the templates (`.pot`); `update` merges them into each "
+            "language's catalogue and marks as *fuzzy* (gettext's flag for \"check this translation again\") each "
+            "translation whose English changed. A paragraph of prose rewritten too far to be matched starts "
+            "untranslated, and its old translation becomes *obsolete*") in text
+    assert "the English texts of the code and of src/ -> the templates (.pot)" in i18n.__doc__
+    assert "merge the templates into every language's catalogues" in i18n.__doc__
     # *fuzzy* is defined once, where the guide first uses it (read62: it was used in "A quick loop" before its gloss)
     assert text.count("*fuzzy*") == 1 and text.index("*fuzzy* (gettext's flag for \"check this translation again\")") \
         < text.index("fuzzy ")
@@ -3154,12 +3176,12 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools import build_notebooks
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
-    assert ("The builder refuses a source whose translations are missing or *fuzzy* (gettext's flag for \"check this "
-            "translation again\") and names the texts. Given several sources, it stops at the first it refuses; the "
+    assert ("The builder refuses a source whose translations are missing or fuzzy and names the texts. Given several sources, it stops at the first it refuses; the "
             "sources before it have already been rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
-    assert text.count("keeps the committed outputs") == 1 and text.index("keeps the committed outputs") < text.index(
-        "## When the English changes")
+    # read74 A L5: its first use is now step 3 of "When the English changes", which comes before the loop's rebuild
+    assert text.count("keeps the committed outputs") == 1 and 0 < text.index("keeps the committed outputs") - text.index(
+        "`--prose-only`") < 40
     built = []
 
     def build(path, run=True, prose_only=False):
@@ -3203,7 +3225,7 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
     alt = text[text.index("### Translated comments and alt text"):text.index("### Rules for code cells")]
     assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in its image line in the "
-            "section's Markdown. Change and translate both alike.") in alt and "alt text" not in loop
+            "section's Markdown. Keep both identical in every language.") in alt and "alt text" not in loop
     assert ("A new diagram's image line, which `.venv/bin/python tools/diagrams.py --markdown` prints, goes in its "
             "section's Markdown.") in text
     assert "ALT = texts(" in (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
@@ -3245,8 +3267,8 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     # too; A2 L11: the packages were described twice; read71 A L3: "which needs root" had no clear antecedent)
     assert ("`make test`, `make book` and `make pdf` first install any Debian package they need that the machine lacks "
             "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, run `make test "
-            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. Under `CI=true`, which "
-            "`.ci/run` sets for continuous integration (CI, the automatic test run), those tests fail instead.") in text
+            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. Continuous integration (CI, "
+            "the automatic test run) runs `.ci/run`, which sets `CI=true`. There, those tests fail instead.") in text
     # read73 A L3: "they fail instead" read as the packages or the targets; it is the tests
     assert "they fail instead" not in text
     assert text.count("Debian package") == 2, text.count("Debian package")
@@ -3280,12 +3302,13 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     cites). The list is derived, not kept by hand: every test file that reads the section sources or notebooks is
     named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    loop = text[text.index("## A quick loop"):text.index("## When the English changes")]
-    assert "After any change to prose, also run the tests that read it." in " ".join(loop.split())
+    loop = text[text.index("### Build and test one source"):text.index("## One source, three languages")]
+    assert ("After any change to prose, also run the tests that read prose. With Chromium installed, "
+            "`tests/test_diagrams.py` also builds the whole site, which takes minutes:") in " ".join(loop.split())
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
     files = prose_command.split()[4:]
-    first = re.search(r"^ *\.venv/bin/python -m pytest chapters/.*$", loop, re.M).group(0)
+    first = re.search(r"^ *\.venv/bin/python -m pytest -q chapters/(?:.*\\\n)*.*$", loop, re.M).group(0)
     assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
     assert not [f for f in files if f in first], files
     named = set(files) | set(re.findall(r"tests/test_\w+\.py", first))     # the two commands every prose change runs
@@ -3363,8 +3386,9 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     # read73 A C1: the guide said such a check "converts its arguments and returns the new values", which every
     # check does (checked() writes them back); what sets these two apart is that their check's values are not the
     # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
-    first_line_sentence = ("A function whose check does not return its arguments one for one calls it on its first "
-                           "line instead: `lib.decoder.train`, whose check makes `seed` a list, and "
+    # read74 A L21: "one for one" was jargon
+    first_line_sentence = ("A function whose check returns something other than its arguments, in order, calls the "
+                           "check on its first line instead: `lib.decoder.train`, whose check makes `seed` a list, and "
                            "`lib.checks.chapter_model`.")
     assert ("A function names its check with `@checked(validate.its_check)`. " + first_line_sentence + " A method "
             "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
@@ -3476,9 +3500,13 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     import test_language_parity
     from tools.nbsource import untranslated_prose_comments
     text = flat("CONTRIBUTING.md")
-    assert ("The parity test flags an untagged comment with two or more words of at least three Latin letters, or "
-            "with two Chinese or Cyrillic characters in a row. It misses a single word, such as `# logits`: tag that "
-            "yourself.") in text
+    # read74 A L12: the comments are read in the sources, not in the committed notebooks the parity test compares
+    assert ("The parity test also reads the section and exercise sources: it flags an untagged "
+            "comment with two or more words of at least three Latin letters, or with two Chinese or Cyrillic "
+            "characters in a row. It misses a single word, such as `# logits`: tag that yourself.") in text
+    read = {p.values[0].parent.relative_to(ROOT).as_posix() for p in test_language_parity.all_sources()}
+    assert read == {"src/chapters", "src/solutions"}, read
+    assert "load(source)" in inspect.getsource(test_language_parity.test_comments_in_code_are_translated)
     assert ("The *parity test*, `tests/test_language_parity.py`, checks this on the committed notebooks, comparing "
             "images by type only.") in text
     named = {c: bool(untranslated_prose_comments(f"x = 1  {c}\n"))
@@ -3991,6 +4019,10 @@ def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its
     ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[nth]
     ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(section):02d}"]
     assert len(ids) >= ordinal and ids[ordinal - 1] == example, ids
+    # read74 A L3: "heads-3, the third exercise of §2" read as if ids were named after their section
+    other = re.search(r"Its prefix names a topic: §(\d+) also has `([\w-]+)`\.", flat("CONTRIBUTING.md"))
+    assert other and other.group(1) == section and other.group(2) in ids, ids
+    assert other.group(2).split("-")[0] != example.split("-")[0]
     sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
     assert all((ROOT / kind / "en" / f"{s}.ipynb").is_file() for s in sources for kind in ("exercises", "solutions"))
@@ -4083,7 +4115,7 @@ def test_every_count_of_the_sections_is_the_courses():
     sections in words as §0 does, "The course has nine sections, §0–§8" (read63 A C4, A2 C3: the list left it out,
     and only its "§0–§8" was read, so a stale "nine" passed). CHANGELOG.md's newest entry is tests/test_release.py's."""
     # read73 A L7: the five places, once a run-on sentence, are a list of their own
-    assert ("the new last section in every place that names it or counts the sections: * §0's opening; * README.md's "
+    assert ("the new section's number wherever the last section is named or the sections are counted: * §0's opening; * README.md's "
             "opening and its \"The course\"; * this guide's Terms; * docs/maintainers.md's layout; * `CHANGELOG.md`'s "
             "newest entry. `tests/test_guides.py` and `tests/test_release.py` name any left out of date.") in flat(
         "CONTRIBUTING.md")
@@ -4545,7 +4577,7 @@ def test_the_rule_on_printed_words_leaves_room_for_section_8s_page_text_cells():
 
 
 def _dtype_step(text):
-    step = re.search(r"3\. (Add it to `tests/test_dtypes\.py`.*?)\. Then test it on random shapes", text)
+    step = re.search(r"3\. (Add it to `tests/test_dtypes\.py`.*?)\. 4\. Test it on random shapes", text)
     return step and step.group(1)
 
 
