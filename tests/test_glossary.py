@@ -19,6 +19,7 @@ font, a table whose heading names no language of LANGUAGES) fails ``test_the_tab
 instead of being skipped.
 """
 
+import functools
 import importlib
 import itertools
 import pathlib
@@ -181,11 +182,33 @@ def message_texts():
                 yield str(po.relative_to(ROOT)), lang, match.group(1), "message"
 
 
+SECTION_ROW = re.compile(r"\[§(\d+)\]")     # a row whose "use instead" starts [§4] is checked in §4's texts only
+
+
+@functools.lru_cache(maxsize=None)
+def _exercise_sets():
+    """{exercise id: the number of its exercise set}, read from the spec modules (grading/specs/ex04_causality.py: 4)."""
+    from grading.registry import Registry
+    return {i: int(re.search(r"\.ex(\d+)_", module).group(1)) for i, module in Registry().index().items()}
+
+
+def in_section(where, number):
+    """Whether a text (its ``where``) is one of §N's: its notebook, its quiz, its exercise set and that set's
+    solutions, or an interface text of one of the set's exercises (grading.exercise.causal-1.…, grading.diagnosis.…)."""
+    if re.match(rf"src/(chapters|quizzes)/{number:02d}_|src/solutions/ex{number:02d}_", where):
+        return True
+    key = re.search(r"\[grading\.(?:exercise|diagnosis)\.([\w-]+)\.", where)
+    return bool(key) and _exercise_sets().get(key.group(1)) == number
+
+
 def violations(texts):
     found = []
     for where, lang, text, kind in texts:
         clean = prose(text)
         for rule_lang, pattern, instead, markdown_only in RULES:
+            section = SECTION_ROW.match(instead)
+            if section and not in_section(where, int(section.group(1))):
+                continue
             if rule_lang == lang and (kind in MARKDOWN or not markdown_only):
                 for match in pattern.finditer(clean):
                     found.append(f"{where} [{lang}]: {match.group(0)!r} -> {instead}")
@@ -771,3 +794,26 @@ def test_a_position_takes_v_and_a_list_of_decimals_takes_semicolons_in_russian()
                  "сдвиг на одну позицию; по ключу и значению на каждую позицию; ключ на 3 позиции раньше запроса",
                  "модель, обученная на 8 позициях; Веса равны 0,015; 0,015; 0,485 и 0,485; скорость 0,01, 300 шагов"):
         assert violations([("read71", "ru", text, "markdown")]) == [], text
+
+
+def test_section_4s_control_is_not_the_unmasked_model_in_russian():
+    """docs/glossary.md reserves «модель без маски» for the unmasked model that §7.3 and §8.2 train; the Russian texts
+    of §4 once wrote it for §4's negative control, the same model with the mask off: its quiz, the labels of exercise
+    set 4 (causal-1, causal-3) and that set's solution (read74 G C1). The [§4] row of docs/words.md catches it in §4's
+    texts only, and §7's and §8's unmasked model passes."""
+    old = [("src/quizzes/04_causality.py §4 question 9", "Модель без маски читает будущее.", "markdown"),
+           ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.causal-3.test.unmasked]",
+            "модель без маски", "message"),
+           ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.causal-1.test.unmasked-control]",
+            "контрольная модель без маски", "message"),
+           ("src/solutions/ex04_causality.py cell 40", "`control` — чистая модель без маски: контроль", "markdown")]
+    found = violations([(where, "ru", text, kind) for where, text, kind in old])      # negative control
+    assert len(found) == len(old) and all("модель с выключенной маской" in f for f in found), found
+    assert not violations([("src/quizzes/07_decoder.py §7 question 5", "ru", "Почему модель без маски не может "
+                                                                              "пользоваться KV-кэшем?", "markdown"),
+                           ("src/chapters/08_real_text.py cell 20", "ru", "модель без маски", "markdown"),
+                           ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.dec-4.test.x]", "ru",
+                            "веса модели без маски, запуск с маской", "message")])
+    assert in_section("src/chapters/04_causality.py cell 3", 4) and not in_section("src/chapters/07_decoder.py", 4)
+    page = " ".join(WORDS.read_text(encoding="utf-8").split())
+    assert "One that starts with `[§4]` is checked only in §4's texts" in page

@@ -4454,8 +4454,11 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
             in glossary)
     assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
-    assert ("§4 has only the masked model; with its mask off, it is §4's negative control, not an unmasked "
-            "model.") in glossary and "calls the same model with the mask off" not in glossary
+    # read74 G L2: the note is labelled, and "it" no longer reads first as §4
+    assert ("Note: §4 trains no model, so it has no unmasked model. Its model with the mask off is §4's negative "
+            "control: call it that (关掉掩码, с выключенной маской), not the unmasked model. (words.md)") in glossary
+    assert "with its mask off, it is §4's negative control" not in glossary
+    assert "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
     assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
