@@ -598,9 +598,12 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     rule = page[page.index("* **Every term is the course's word** (`tests/test_glossary.py`)."):]
     rule = rule[:rule.index(" * **")]
     assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. English "
-            "and Russian words match by stem (a word minus its last two letters, keeping at least four), so a term can "
-            "pass in another sense: had the row for \"part\" given «компонент», a vector's «компоненте» would have let "
-            "it pass.") in rule and page.index("## Rules the tests check") < page.index(rule)
+            "and Russian words match by stem (a word minus its last two letters, keeping at least four). So a term can "
+            "pass on a word of another sense: a row giving «компонент» for \"part\" would pass on a vector's "
+            "«компоненте». A reviewer checks each term's sense.") in rule \
+        and page.index("## Rules the tests check") < page.index(rule)
+    # read74 G L5: the counterfactual "had the row … would have let it pass" took two readings
+    assert "would have let it pass" not in page
     # read69 G L3: the example once named «компонент» as a model's word, which no row of the tables gives any more
     assert "a model's «компонент»" not in page
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
@@ -685,7 +688,7 @@ def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     from babel.messages.pofile import read_po
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     assert ("* As a noun, 编号 is a token's id and nothing else. A numbered check of §6.1 (\"no. 1\") is 检查 1, never "
-            "编号 1,") in page                 # read69 G L2: once too terse to follow
+            "编号 1. A position index or an array's index is 下标,") in page   # read69 G L2, read74 G L3: one claim a sentence
     # read71 G C1: the rule once forbade the verb too, which the course uses (层从 0 开始编号)
     assert "The verb is fine: 层从 0 开始编号. (`tests/test_glossary.py`)" in page
     catalogues = [ROOT / "src" / "locales" / "zh" / "LC_MESSAGES" / f"{domain}.po"
@@ -723,7 +726,7 @@ def test_a_position_or_flat_index_is_not_a_token_id_in_chinese():
     位置编号, 扁平编号, 重新编号 or 写着编号 (read71 G C1 found §4.2's 位置编号 $i$ and exercise set 2's solution's
     “写着编号”的输入 once the test read past §2). The old wordings are the negative control."""
     from babel.messages.pofile import read_po
-    assert "a position index or an array's index is 下标" in " ".join(
+    assert "never 编号 1. A position index or an array's index is 下标" in " ".join(      # read74 G L3: its own sentence
         (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     assert misused_index("x[b, t, c] = flat index of (b, t, c)", "x[b, t, c] = (b, t, c) 的扁平编号")
     assert misused_index("The position numbering: BOS would no longer stand at position 0", "位置编号：BOS 不再位于位置 0")
