@@ -19,6 +19,7 @@ font, a table whose heading names no language of LANGUAGES) fails ``test_the_tab
 instead of being skipped.
 """
 
+import functools
 import importlib
 import itertools
 import pathlib
@@ -181,11 +182,33 @@ def message_texts():
                 yield str(po.relative_to(ROOT)), lang, match.group(1), "message"
 
 
+SECTION_ROW = re.compile(r"\[§(\d+)\]")     # a row whose "use instead" starts [§4] is checked in §4's texts only
+
+
+@functools.lru_cache(maxsize=None)
+def _exercise_sets():
+    """{exercise id: the number of its exercise set}, read from the spec modules (grading/specs/ex04_causality.py: 4)."""
+    from grading.registry import Registry
+    return {i: int(re.search(r"\.ex(\d+)_", module).group(1)) for i, module in Registry().index().items()}
+
+
+def in_section(where, number):
+    """Whether a text (its ``where``) is one of §N's: its notebook, its quiz, its exercise set and that set's
+    solutions, or an interface text of one of the set's exercises (grading.exercise.causal-1.…, grading.diagnosis.…)."""
+    if re.match(rf"src/(chapters|quizzes)/{number:02d}_|src/solutions/ex{number:02d}_", where):
+        return True
+    key = re.search(r"\[grading\.(?:exercise|diagnosis)\.([\w-]+)\.", where)
+    return bool(key) and _exercise_sets().get(key.group(1)) == number
+
+
 def violations(texts):
     found = []
     for where, lang, text, kind in texts:
         clean = prose(text)
         for rule_lang, pattern, instead, markdown_only in RULES:
+            section = SECTION_ROW.match(instead)
+            if section and not in_section(where, int(section.group(1))):
+                continue
             if rule_lang == lang and (kind in MARKDOWN or not markdown_only):
                 for match in pattern.finditer(clean):
                     found.append(f"{where} [{lang}]: {match.group(0)!r} -> {instead}")
@@ -590,9 +613,12 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     rule = page[page.index("* **Every term is the course's word** (`tests/test_glossary.py`)."):]
     rule = rule[:rule.index(" * **")]
     assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. English "
-            "and Russian words match by stem (a word minus its last two letters, keeping at least four), so a term can "
-            "pass in another sense: had the row for \"part\" given «компонент», a vector's «компоненте» would have let "
-            "it pass.") in rule and page.index("## Rules the tests check") < page.index(rule)
+            "and Russian words match by stem (a word minus its last two letters, keeping at least four). So a term can "
+            "pass on a word of another sense: a row giving «компонент» for \"part\" would pass on a vector's "
+            "«компоненте». A reviewer checks each term's sense.") in rule \
+        and page.index("## Rules the tests check") < page.index(rule)
+    # read74 G L5: the counterfactual "had the row … would have let it pass" took two readings
+    assert "would have let it pass" not in page
     # read69 G L3: the example once named «компонент» as a model's word, which no row of the tables gives any more
     assert "a model's «компонент»" not in page
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
@@ -704,7 +730,7 @@ def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     from babel.messages.pofile import read_po
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     assert ("* As a noun, 编号 is a token's id and nothing else. A numbered check of §6.1 (\"no. 1\") is 检查 1, never "
-            "编号 1,") in page                 # read69 G L2: once too terse to follow
+            "编号 1. A position index or an array's index is 下标,") in page   # read69 G L2, read74 G L3: one claim a sentence
     # read71 G C1: the rule once forbade the verb too, which the course uses (层从 0 开始编号)
     assert "The verb is fine: 层从 0 开始编号. (`tests/test_glossary.py`)" in page
     catalogues = [ROOT / "src" / "locales" / "zh" / "LC_MESSAGES" / f"{domain}.po"
@@ -742,7 +768,7 @@ def test_a_position_or_flat_index_is_not_a_token_id_in_chinese():
     位置编号, 扁平编号, 重新编号 or 写着编号 (read71 G C1 found §4.2's 位置编号 $i$ and exercise set 2's solution's
     “写着编号”的输入 once the test read past §2). The old wordings are the negative control."""
     from babel.messages.pofile import read_po
-    assert "a position index or an array's index is 下标" in " ".join(
+    assert "never 编号 1. A position index or an array's index is 下标" in " ".join(      # read74 G L3: its own sentence
         (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     assert misused_index("x[b, t, c] = flat index of (b, t, c)", "x[b, t, c] = (b, t, c) 的扁平编号")
     assert misused_index("The position numbering: BOS would no longer stand at position 0", "位置编号：BOS 不再位于位置 0")
@@ -813,3 +839,26 @@ def test_a_position_takes_v_and_a_list_of_decimals_takes_semicolons_in_russian()
                  "сдвиг на одну позицию; по ключу и значению на каждую позицию; ключ на 3 позиции раньше запроса",
                  "модель, обученная на 8 позициях; Веса равны 0,015; 0,015; 0,485 и 0,485; скорость 0,01, 300 шагов"):
         assert violations([("read71", "ru", text, "markdown")]) == [], text
+
+
+def test_section_4s_control_is_not_the_unmasked_model_in_russian():
+    """docs/glossary.md reserves «модель без маски» for the unmasked model that §7.3 and §8.2 train; the Russian texts
+    of §4 once wrote it for §4's negative control, the same model with the mask off: its quiz, the labels of exercise
+    set 4 (causal-1, causal-3) and that set's solution (read74 G C1). The [§4] row of docs/words.md catches it in §4's
+    texts only, and §7's and §8's unmasked model passes."""
+    old = [("src/quizzes/04_causality.py §4 question 9", "Модель без маски читает будущее.", "markdown"),
+           ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.causal-3.test.unmasked]",
+            "модель без маски", "message"),
+           ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.causal-1.test.unmasked-control]",
+            "контрольная модель без маски", "message"),
+           ("src/solutions/ex04_causality.py cell 40", "`control` — чистая модель без маски: контроль", "markdown")]
+    found = violations([(where, "ru", text, kind) for where, text, kind in old])      # negative control
+    assert len(found) == len(old) and all("модель с выключенной маской" in f for f in found), found
+    assert not violations([("src/quizzes/07_decoder.py §7 question 5", "ru", "Почему модель без маски не может "
+                                                                              "пользоваться KV-кэшем?", "markdown"),
+                           ("src/chapters/08_real_text.py cell 20", "ru", "модель без маски", "markdown"),
+                           ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.dec-4.test.x]", "ru",
+                            "веса модели без маски, запуск с маской", "message")])
+    assert in_section("src/chapters/04_causality.py cell 3", 4) and not in_section("src/chapters/07_decoder.py", 4)
+    page = " ".join(WORDS.read_text(encoding="utf-8").split())
+    assert "One that starts with `[§4]` is checked only in §4's texts" in page

@@ -2550,13 +2550,13 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
     from course_i18n import LANGUAGES
     from tools import search_index
     text = flat("docs", "glossary.md")
-    assert ("Learners see a selection of these terms in the appendix's glossary: the last table of "
-            "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. If the "
-            "appendix has or should have the term, change or add its row there too. `tests/test_guides.py` reads that "
-            "table in the built appendix notebooks (`chapters/<lang>/appendix.ipynb`). It checks that each of its "
+    assert ("The appendix's glossary shows learners a selection of these terms. It is the last table of "
+            "`src/chapters/appendix.py`, translated in each `src/locales/<lang>/LC_MESSAGES/chapters.po`. If it has "
+            "or should have the term, change or add its row there too. `tests/test_guides.py` checks that each of its "
             "terms is a term of this page, in the same words.") in text     # read66 G L7: once a 40-word sentence
-    # read71 G L6: the rebuild is step 4's, said where step 3 changes the table
-    assert "term of this page, in the same words. Until step 4 rebuilds them, it reads the old table." in text
+    # read71 G L6, read74 G L9: the rebuild is step 4's, said where step 3 changes the table
+    assert ("term of this page, in the same words. It reads the built `chapters/<lang>/appendix.ipynb`, so it sees "
+            "the change only after step 4.") in text
     # read63 G L15: the zh and ru tables are the catalogues' translations of that cell
     for lang in ("zh", "ru"):
         po = (ROOT / "src" / "locales" / lang / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
@@ -4505,8 +4505,12 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
             in glossary)
     assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
-    assert ("§4 has only the masked model; with its mask off, it is §4's negative control, not an unmasked "
-            "model.") in glossary and "calls the same model with the mask off" not in glossary
+    # read74 G L2: the note is labelled, and "it" no longer reads first as §4; read74 G C1: words.md checks it
+    assert ("Note: §4 trains no model. Its model with the mask off is its negative control (关掉掩码, с выключенной "
+            "маской), never the unmasked model. (words.md)") in glossary
+    assert "| `модел\\w* без маски` | [§4] модель с выключенной маской" in words
+    assert "with its mask off, it is §4's negative control" not in glossary
+    assert "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
     assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
