@@ -8,6 +8,11 @@ solution, zh, en and ru:
   further on, or a code cell's output) is such a figure or table, and it comes before the
   next heading.  A figure is an image or an interactive widget; a table is a Markdown table,
   a widget, or printed lines.  "Above" looks back the same way.
+  "The two numbers printed above" (上面打印的两个数; «два числа, напечатанные выше»; also
+  "the last number above") points at a table in this sense (read74 en-68 C1: §8.3 said
+  "the two numbers below" of numbers printed above it).
+* **Figure 8.1** shows each edition's runs on its own text only, so no sentence that cites it
+  names one of the three texts (read74 en-68 C2).
 * **"The `%pip` line below"** (a piece of code named in backquotes, then line, command or call,
   below or above; «в строке `…` ниже», 下面的 `…`): a code cell on that side of the page holds
   that code (`check(...)`: a call of check).
@@ -41,10 +46,12 @@ EXERCISES = sorted((ROOT / "exercises" / "en").glob("*.ipynb"))
 
 BELOW = {
     "en": re.compile(r"\b(?:the|this|these|an?) (?:interactive )?(figure|table|picture|plot|chart|heatmaps?|curves?)"
-                     r" (below|above)\b", re.I),
-    "zh": re.compile(r"(下|上)(?:面的|方的)?(?:交互)?(图|表)(?!示|格)"),
+                     r" (below|above)\b"
+                     r"|\bthe (?:two |three |last )(numbers?) (?:printed )?(below|above)\b", re.I),
+    "zh": re.compile(r"(下|上)(?:面的|方的)?(?:交互)?(图|表)(?!示|格)|(下|上)面(?:打印)?的(?:两|三|最后一)个?(数)(?!据|组|学|字)"),
     "ru": re.compile(r"(?:на |в |во )?(рисун\w*|таблиц\w*|график\w*|тепловых картах|тепловая карта)"
-                     r" (ниже|выше)|(ниже|выше) (?:на |в )?(рисун\w*|таблиц\w*|график\w*)", re.I),
+                     r" (ниже|выше)|(ниже|выше) (?:на |в )?(рисун\w*|таблиц\w*|график\w*)"
+                     r"|(?:два|три|последнее) (числа|число)(?:, напечатанн\w+)? (ниже|выше)", re.I),
 }
 CODE_POINTER = {
     "en": re.compile(r"\bthe `([^`]+)` (?:line|command|call|cell) (below|above)\b", re.I),
@@ -130,7 +137,7 @@ def _images(cell):
 
 def _wanted(word):
     word = word.lower()
-    if word in ("table", "表") or word.startswith("таблиц"):
+    if word in ("table", "表", "number", "numbers", "数") or word.startswith(("таблиц", "числ")):
         return {"table", "widget", "printout"}
     return {"figure", "image", "widget"}
 
@@ -307,6 +314,14 @@ def test_the_checks_catch_what_they_name():
     assert pointer_problems([_md("Как видно на рисунке ниже, всё так."), _code(PRINTED)], "ru")
     assert not pointer_problems([_md("В таблице ниже всё так."), _code(PRINTED)], "ru")
     assert not pointer_problems([_md("| a | b |\n| --- | --- |\n| 1 | 2 |\n\nThe table above says it.")], "en")
+    # §8.3 as it stood before read74 en-68 C1: "the two numbers below" of numbers printed above it
+    numbers = [_code(PRINTED), _md("They have that shape (the two numbers below: a length and a rate).")]
+    assert "nothing" in pointer_problems(numbers, "en")[0]
+    assert not pointer_problems([_code(PRINTED), _md("They have it (the two numbers printed above).")], "en")
+    assert pointer_problems([_code(PRINTED), _md("（见下面打印的两个数：一行的长度）")], "zh")
+    assert not pointer_problems([_code(PRINTED), _md("（见上面打印的两个数：一行的长度）")], "zh")
+    assert pointer_problems([_code(PRINTED), _md("(это два числа ниже: длина строки)")], "ru")
+    assert not pointer_problems([_code(PRINTED), _md("(это два числа, напечатанные выше: длина)")], "ru")
     # the install note as it stood before read10: it named a %pip line below that no cell holds
     note = _md("If the `%pip` line below names a `.whl` file, first download that file.")
     imports = {"cell_type": "code", "source": "import lib", "metadata": {}, "outputs": []}
@@ -420,3 +435,37 @@ def test_section_6_2_names_a_bug_the_hand_check_misses():
     import test_plain_python
     assert "interleave" in test_plain_python.test_the_bugs_that_section_6_2_names.__doc__
 
+
+
+TEXT_NAMES = {"en": re.compile(r"\b(?:Chinese|English|Russian)\b"), "zh": re.compile(r"中文|英文|俄文"),
+              "ru": re.compile(r"китайск|английск|русск", re.I)}
+
+
+def figure_8_1_claims(cells, lang):
+    """The sentences of ``cells`` that cite Figure 8.1 and name one of the three texts. Each edition's
+    Figure 8.1 shows the runs on its own text only (``texts[PAGE]``), so a sentence citing it for a fact
+    about a named text is false on two pages of three (read74 en-68 C2: "A single batch loss in
+    Figure 8.1 can still dip below the dashed line, even on the Chinese text")."""
+    found = []
+    for n, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        for sentence in re.split(r"(?<=[.!?。！？])\s+(?=[A-ZА-ЯЁ\u4e00-\u9fff])|(?<=[。！？])", _text(cell)):
+            cited = {(int(m.group(1)), int(m.group(2))) for m in CITATION[lang].finditer(sentence)}
+            if (8, 1) in cited and TEXT_NAMES[lang].search(sentence):
+                found.append(f"cell {n}: {sentence.strip()!r}")
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_figure_8_1_is_cited_for_what_every_page_shows(lang):
+    old = _md("The unmasked model goes below it on none. A single batch loss in Figure 8.1 can still dip "
+              "below the dashed line, even on the Chinese text: the bound holds for all lines.")
+    assert figure_8_1_claims([old], "en")
+    assert not figure_8_1_claims([_md("It dips below, on the Chinese text too. Figure 8.1 shows such dips "
+                                      "on the text of this edition.")], "en")
+    cells = read(ROOT / "chapters" / lang / "08_real_text.ipynb")
+    assert any((8, 1) in {(int(m.group(1)), int(m.group(2))) for m in CITATION[lang].finditer(_text(c))}
+               for c in cells if c["cell_type"] == "markdown")
+    problems = figure_8_1_claims(cells, lang)
+    assert not problems, f"chapters/{lang}/08_real_text.ipynb:\n" + "\n".join(problems)

@@ -20,9 +20,9 @@ md(r"""
 
 Each kind does what the others cannot:
 
-* **Hand computation** (no. 1) confirms every step of a small example; here it also shows that $W_O$ produces a negative entry, which no weighted mean of this example's values could have, since their coordinates all lie in [0, 1] (§2.5).
-* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the masked model's outputs at the prefix positions do not move, while those of the control, which has no mask, move by about 39.77, which shows that the test can see a leak at all.
-* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). The 0.0471 of no. 5 is the same swap with positions added: it shows that the swap does become visible then.
+* **Hand computation** (no. 1) confirms every step of a small example. Here it also shows that $W_O$ produces a negative entry: no weighted mean of this example's values could have one, since all their coordinates lie in [0, 1] (§2.5).
+* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the masked model's outputs at the prefix positions do not move, while those of the unmasked control move by about 39.77. That change shows that the test can see a leak at all.
+* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). With positions added, the same swap gives 0.0471 (no. 5): the swap then becomes visible.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: feeding the tokens one at a time through the cache gives the same outputs as the full forward pass, and resetting the position to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
@@ -81,7 +81,7 @@ assert abs(reset_error - 0.08753403247684122) < 1e-12
 md(r"""
 ## 6.2 An independent check: the same numbers in plain Python
 
-All the numbers above come from `lib`, and only no. 1 is checked against something outside it: a formula worked out by hand. That check would catch a wrong scale factor, but not every bug. Suppose `lib` split the features into heads by interleaving them instead of taking them in blocks. This example would still give the hand-computed rows, and the cache would still agree with the full forward pass, since the cached step splits the same way. The other assertions compare one use of `lib` with another, or with values that `lib` itself once printed, so they too would miss a bug that was there from the start. This section therefore adds a route that shares no code with `lib`'s NumPy implementation.
+All the numbers above come from `lib`, and only no. 1 is checked against something outside it: a formula worked out by hand. That check would catch a wrong scale factor, but not every bug. Suppose `lib` split the features into heads by interleaving them instead of taking them in blocks. This example would still give the hand-computed rows, and the cache would still agree with the full forward pass, since the cached step splits the same way. The other assertions compare one use of `lib` with another, or with values that `lib` itself once printed, so they too would miss a bug that was there from the start. This subsection therefore adds a route that shares no code with `lib`'s NumPy implementation.
 
 §3.4 computed the last row of the layer with `lib/plain_python.py`, a module that uses only lists, loops and the `math` module, and imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below does just that. Its `positions` argument reproduces the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
 
@@ -143,11 +143,11 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the plain-Python results are printed next to those of `lib`, one line for each recomputed check: its number, the value from `lib`, the plain-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the plain-Python value. No. 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, component 2, both counted from 0).
+Below, the plain-Python results are printed next to those of `lib`, one line for each recomputed check: its number, the value from `lib`, the plain-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the plain-Python value. No. 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, coordinate 2, both counted from 0).
 
 No. 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of no. 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the outputs at the real positions of the padded input with those of the same text without padding.
 
-Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms, while the plain-Python code divides after the sum and sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. Since any difference is rounding error, the cell prints whether it stays within the bound, not the difference itself.
+Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides after the sum and sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. Since any difference is rounding error, the cell prints whether it stays within the bound, not the difference itself.
 """)
 
 code(r"""
@@ -165,8 +165,8 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the token embeddings, the position table or the projections; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters, but a complete multi-layer model is tested in code only in §7.
-* **Hand-chosen parameters are for hand computation only.** With $W_Q$, $W_K$, $W_V$ all identity matrices and a symmetric $W_O$, the arithmetic can be done by hand, but some mistakes become invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes: first $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters.
+* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters. A complete multi-layer model is tested in code only in §7.
+* **Hand-chosen parameters suit hand computation, not testing.** With $W_Q$, $W_K$, $W_V$ all identity matrices and a symmetric $W_O$, the arithmetic can be done by hand, but some mistakes become invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes: first $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters.
 
   On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show at once. That is why §4 and §5 repeat their checks on random models.
 """)
@@ -197,11 +197,11 @@ assert np.array_equal(model.w_o, model.w_o.T)  #en W_O of §4.1 is symmetric
 md(r"""
 ## 6.4 What a whole model adds
 
-A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together on cross-entropy. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
+A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together with a cross-entropy loss. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
-* **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks while the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
+* **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks even though the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
 * **Save the head count and the vocabulary with the parameters, and never give the model more tokens than the position table has rows.** The parameters mean something only together with the head count and the vocabulary: change either alone and the same numbers describe a different function, or a model that cannot run at all. The table length needs no separate record: it is the number of rows of P, and it caps the length of the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
-  * **The vocabulary.** A vocabulary built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. Row 5 of the old model is the vector of `风`. Text encoded with the new vocabulary therefore gives `雪` the vector of `风`, and the new id of `风`, 6, lies outside the old table of 6 rows.
+  * **The vocabulary.** A vocabulary built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. Row 5 of the old token embedding table is the vector of `风`. Text encoded with the new vocabulary therefore gives `雪` the vector of `风`, and the new id of `风`, 6, lies outside the old table of 6 rows.
   * **The head count.** The same matrices cut into 1 head instead of 2 compute a different output.
   * **The table length.** A position table of 8 rows cannot take a 9th token.
 """)

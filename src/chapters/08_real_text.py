@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so the distance to $\mathcal{L}^*$ showed what was left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) with and without the mask on verse in this edition's language. Then it lets both models write. In each edition the models train on that edition's text; all three texts ship with the course in `lib/corpus/`, whose README gives their sources (all in the public domain) and says which poems, stanzas and lines each file leaves out:
+§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so the distance to $\mathcal{L}^*$ showed what was left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) with and without the mask on verse in this edition's language. Then it lets both models write. In each edition the models train on that edition's text. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and lists the poems, stanzas and lines each file leaves out:
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -30,9 +30,9 @@ from lib.decoder import Decoder, train
 """)
 
 md(r"""
-## 8.1 The texts, and why $\mathcal{L}^*$ is no floor for the language
+## 8.1 The texts, and why $\mathcal{L}^*$ is not a floor for the language
 
-Each line of a file is one line of verse, except in the Chinese text, where it is a couplet of two five-character lines. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1.2), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each, the language, the numbers of lines (all, training, held out) and of characters, the vocabulary size $\lvert\mathcal V\rvert$, $C$ (one more than the longest line), and its first line.
+Each line of a file is one line of verse, except in the Chinese text, where it is a couplet of two five-character lines. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1.2), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each text, its language, its number of lines (all, training, held out), its number of characters, the vocabulary size $\lvert\mathcal V\rvert$ (special tokens included), $C$ (one more than the longest line), and its first line.
 """)
 
 code(r"""
@@ -68,12 +68,12 @@ assert couplets == [True, False, False]
 md(r"""
 The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can bring the loss below $\mathcal{L}^*$: the number of training lines times the natural logarithm of that number, divided by the number of scored targets (in §7.2, 216 lines and 1666 scored targets: $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. The second printed row of each text shows why the counting argument of §7.2 runs out of data so quickly: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. Within eight characters almost every held-out line has left the training text, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. The second printed row of each text shows why the counting argument of §7.2 runs out of data so quickly: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. After eight characters almost no held-out line still matches the start of a training line, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
 
 What remains are reference points, not floors. The third row shows two of them and one more number:
 
 1. $\ln \lvert\mathcal V\rvert$, the loss of a uniform guess;
-2. the loss of character frequencies alone on the held-out lines: a unigram model, counted on the training lines, with every count raised by 1 so that no character gets probability 0;
+2. the loss of the unigram model (character frequencies) on the held-out lines: it counts the characters of the training lines, with every count raised by 1 so that no character gets probability 0;
 3. the share of the held-out lines' characters that are `<unk>`. It is 8% for the Chinese text, which has more than a thousand different characters, 0 for the English text and 0.1% (one character) for the Russian one.
 """)
 
@@ -158,7 +158,8 @@ code(r"""
 fig, ax = plt.subplots(figsize=(5.4, 3.6))
 steps = np.arange(1, 301)
 for s in SEEDS:
-    ax.plot(steps, masked_losses[:, s], color="C0", linewidth=1.2,
+    #en zorder 3: the masked runs are drawn over the unmasked ones
+    ax.plot(steps, masked_losses[:, s], color="C0", linewidth=1.2, zorder=3,
             label="causal=True" if s == 0 else None)
     ax.plot(steps, unmasked_losses[:, s], color="C1", linewidth=1.2,
             label="causal=False" if s == 0 else None)
@@ -188,7 +189,7 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and stay well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model's loss stays above five times $\mathcal{L}^*$ at every step and every seed, on each of the three texts (each edition's notebook asserts this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn, except which lines the corpus happens to leave out. Here the distance says nothing: the bound measures memorising these lines, not knowing the language.
+The masked model's loss stays above five times $\mathcal{L}^*$ at every step and every seed, on each of the three texts (the notebook of each edition checks this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn, except which lines the corpus happens to leave out. Here the distance says nothing: the bound measures memorising these lines, not knowing the language.
 
 The cell below prints one row per seed, with these columns:
 
@@ -256,9 +257,9 @@ At every seed, on each of the three texts:
 * the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, as long as it is computed the way the model was trained. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
 * with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that matters when the model writes, since the next character of a line does not exist until the model has written it.
 
-A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model's loss over all training lines goes below $\mathcal{L}^*$ at all five seeds on the Russian text, at four on the English one, and at none on the Chinese one. A single batch loss in Figure 8.1 can still dip below the dashed line, even on the Chinese text: the bound holds for the loss over all training lines, not for a batch of 16 of them.
+A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model's loss over all training lines goes below $\mathcal{L}^*$ at all five seeds on the Russian text, at four on the English one, and at none on the Chinese one. A single batch loss can still dip below the bound, on every text, the Chinese one included: the bound holds for the loss over all training lines, not for a batch of 16 of them. Figure 8.1 shows such dips on the text of this edition: some of the unmasked model's batch losses fall below the dashed line.
 
-On the held-out lines, the masked model beats the character-frequency model on the English and Russian texts, but not on the Chinese one. Most characters there occur only a few times, and 8% of the held-out lines' characters never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
+On the held-out lines, the masked model beats the unigram model on the English and Russian texts, but not on the Chinese one. Most characters there occur only a few times, and 8% of the held-out lines' characters never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
 """)
 
 md(r"""
@@ -332,7 +333,9 @@ assert (by_seed[True][:, 1].max() < 3 * in_text
 """, tags=("page-text",))
 
 md(r"""
-At this seed the masked model's lines are far from poetry, but they have the shape of the text's lines (the two numbers below: the length of a line, and how often a character repeats the one before it); the unmasked model's lines are full of repeated characters. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often. The likely reason lies in the unmasked model's training: at every position the answer sat in the next position of the input, and the model learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
+At seed 0 the masked model's lines are far from poetry, but they have the shape of the text's lines (the two numbers printed above: the mean length of a line, and how often a character repeats the one before it); the unmasked model's lines are full of repeated characters. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often.
+
+The likely reason lies in the unmasked model's training: at every position the answer sat in the next position of the input, and the model learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
 """)
 
 md(r"""
