@@ -35,17 +35,17 @@ from lib.positions import embed, embed_backward
 md(r"""
 ## 7.1 The model and a gradient check of the whole decoder
 
-The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0; a block is also called a layer, so block $\ell$ and layer $\ell$ are the same thing. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3; block $\ell$ reads $X^{(\ell)}$ and updates it twice, each time normalising it, passing it through a sublayer and adding the result back:
+The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0; a block is also called a layer, so block $\ell$ and layer $\ell$ are the same thing. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3; block $\ell$ reads $X^{(\ell)}$ and updates it twice: each time it normalises a copy of $X$, passes the copy through a sublayer and adds the result to $X$:
 
 $$
 X \leftarrow X + \mathrm{Attn}(\mathrm{LN}_1(X)), \qquad X \leftarrow X + \mathrm{MLP}(\mathrm{LN}_2(X)).
 $$
 
-Attn is the causal multi-head attention of §2 (with $W_O$, no biases). MLP is the position-wise two-layer network that maps a row $z$ to $\mathrm{GELU}(z W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $D \times \lvert\mathcal V\rvert$ maps every position to $\lvert\mathcal V\rvert$ logits, the unnormalised log-probabilities of the next token. The rows $X$ that flow along this path are called the **residual stream**.
+Attn is the causal multi-head attention of §2 (with $W_O$, no biases). MLP is the position-wise network that maps a row $z$ to $\mathrm{GELU}(z W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $D \times \lvert\mathcal V\rvert$ maps every position to $\lvert\mathcal V\rvert$ logits, the unnormalised log-probabilities of the next token. The rows $X$ that flow along this path are called the **residual stream**.
 
-The layers live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`. There are two exceptions. The attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`.
+The operations of the model live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`. The file's name follows llm.c, which speaks of each such operation as a layer; in the prose of this course, a layer is always a block. There are two exceptions. The attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`.
 
-A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains the layers; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
+A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains these operations; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
 Below we build a small model with random parameters: $\lvert\mathcal V\rvert=10$, $C=8$, $D=16$, $H=2$, $L=2$, 6912 parameters in all.
 """)
@@ -81,7 +81,7 @@ def error_claim(error, bound=1e-6):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each line after it gives the parameter's name, the entry, the gradient of the backward pass, the central difference, and the bound the relative error stays under, $10^{-6}$. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. Training needs nothing more than correct gradients, so the derivations wait: §7.7, after the experiment, derives the backward pass of each layer and checks it at every entry.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each line after it gives the parameter's name, the entry, the gradient of the backward pass, the central difference, and the bound the relative error stays under, $10^{-6}$. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. Training only needs the gradients to be correct, so the derivations can wait until §7.7, after the experiment, which derives the backward pass of each operation and checks it at every entry.
 """)
 
 code(r"""
@@ -120,7 +120,7 @@ To tell learning from cheating, we want a corpus whose rule fits in one sentence
 
 The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six of them *letters*. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should also reverse the words it was never asked to reverse.
 
-The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so its inputs are padded with `<eos>` and its targets with −100 (`IGNORE`).
+The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so in a batch that also holds a 3-letter line, its inputs are padded with two `<eos>` and its targets with two −100 (`IGNORE`), up to the 8 positions of the longer line.
 """)
 
 code(r"""
@@ -146,7 +146,7 @@ assert (inputs.shape == (216, 8)
 md(r"""
 ### The lowest loss a causal model can reach
 
-Not every target can be predicted. The first three targets of every line are **free**: after `<bos>` no model can know which of the 6 letters comes next, nor which follows it, and after two letters it is again a guess whether `|` or a third letter comes. Once `|` is written, though, every following target is **decided** by what came before.
+Not every target can be predicted. The first three targets of every line are **free**: after `<bos>` no model can know which of the 6 letters comes next, nor which follows it, and after two letters it is again a guess whether `|` or a third letter comes. Every other target is **decided** by what came before: the `|` after a third letter, and everything after `|`.
 
 This puts a lower bound on the loss, and the bound holds for causal models only. A **causal** model predicts target $t$ from the prefix $x_0, \dots, x_t$ alone: equal prefixes get equal predictions. Multiply the probabilities it gives the targets of one line, from the first letter to `<eos>`, and you get the probability that the model, writing one token at a time, writes this very line. These are probabilities of different outcomes, so over the 216 different lines of the corpus they add up to at most 1. The loss over the corpus is the sum of $-\ln(\text{probability of the line})$ over the 216 lines, divided by the number of scored targets. Since the logarithm is concave, the sum is smallest when all 216 probabilities equal 1/216. Hence **no causal model can go below** $\mathcal{L}^* = 216 \ln 216 / 1666 \approx 0.6969$ on this corpus (1666 is the number of scored targets). Counting gives the same number: a model that predicts, after every prefix, the frequencies with which the targets follow that prefix in the corpus has the loss $\mathcal{L}^*$. The cell below computes it both ways.
 
@@ -202,7 +202,7 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times: it starts from the same initialisation (random seed 0) and draws its batches with the same random seed (1), so its first batch is the batch above; the learning rate is 0.01, with no learning-rate schedule (Figure 7.2 in §7.3 shows this run next to the unmasked one). Every 50 steps, starting with the first, we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: the loss has come close to the bound $\mathcal{L}^*$ computed above, and the loss that remains comes from the free targets, which the past does not decide. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
+`lib.decoder.train` repeats the step above 300 times. It starts from the same initialisation (random seed 0) and draws its batches with the same random seed (1), so its first batch is the batch above. The learning rate stays at 0.01, with no learning-rate schedule. Figure 7.2 in §7.3 shows this run next to the unmasked one. Every 50 steps, starting with the first, we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: the loss has come close to the bound $\mathcal{L}^*$ computed above, and the loss that remains comes from the free targets, which the past does not decide. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
 """)
 
 code(r"""
@@ -237,7 +237,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus: the model has never seen any of these words as a whole word before a bar. The two-letter held-out words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`). The three-letter ones occur nowhere in it as whole words: the reversal of a held-out three-letter word is held out too.
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus: none of these words ever appears before a bar in the corpus. The two-letter held-out words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`). The three-letter ones occur nowhere in it as whole words: the reversal of a held-out three-letter word is held out too.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -323,7 +323,7 @@ print(f"{masked_seconds:.1f} s", f"{unmasked_seconds:.1f} s")
 md(r"""
 ### Hiding the future
 
-A model generates one token at a time: while it writes position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way measures how good the model is when it generates.
+A model generates one token at a time: while it writes the token at position $t+1$, the inputs after position $t$ do not exist yet. To hide the future, we give the model, for every $t$, only the inputs $x_0, \dots, x_t$ (the later rows are simply not there) and score its last output row against target $t$. The loss computed this way measures how good the model is when it generates.
 
 * For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
 * At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
@@ -393,7 +393,7 @@ md(r"""
 
 Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 carry no label). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there.
 
-For each query $i$, the printed row gives the total weight a head puts on later positions whose input equals target $i$, taking the larger of the two heads' totals. For rows 0 to 3 this is above 0.9. Such a row reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1 row 1 reads the `ж` at position 6. The targets of the first three rows are the ones the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position it reads changes with the seed (see "Five seeds" below).
+The printed array has one entry per query $i$: the total weight a head puts on later positions whose input equals target $i$, taking the larger of the two heads' totals. For queries 0 to 3 it is above 0.9. Such a query reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1, row 1 reads the `ж` at position 6. The targets of queries 0 to 2 are the ones the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position a query reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -559,7 +559,7 @@ assert all(np.array_equal(runs[False, 0][0].params[name],
 """)
 
 md(r"""
-**Free targets.** A target is free if, after its prefix, the corpus continues with different tokens: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix. The best it can do is bet on the most frequent continuation of each prefix, and that gets at most 17.6% of the free targets right (the cell below prints it).
+**Free targets.** A target is free if, in the corpus, its prefix is followed by more than one token: the past does not decide it. There are 648 of them, three per line (positions 0, 1 and 2). A causal model gives the same prediction after the same prefix. The best it can do is bet on the most frequent continuation of each prefix, and that gets at most 17.6% of the free targets right (the cell below prints it).
 
 The cell then measures each of the ten models and checks the results against the two tables that follow it, one column per seed. The rows of the tables:
 
@@ -677,7 +677,7 @@ assert shown(False, "lines", part(2)) == "50 0 0 1 0"
 """)
 
 md(r"""
-**With the mask** (`causal=True`). Hiding the future changes nothing for this model, so a row "future hidden: corpus" would repeat the first row; it is left out. So is the row of the decided targets: the loss on the corpus stays within 0.04 of $\mathcal{L}^*$, which the free targets alone account for, so almost none of it comes from the decided ones:
+**With the mask** (`causal=True`). Hiding the future changes nothing for this model, so a row "future hidden: corpus" would repeat the first row; it is left out. The row of the decided targets is left out too: the loss on the corpus is within 0.04 of $\mathcal{L}^*$, and $\mathcal{L}^*$ comes from the free targets alone, so the decided targets add almost nothing:
 
 | seed | 0 | 1 | 2 | 3 | 4 |
 |:--|--:|--:|--:|--:|--:|
@@ -763,7 +763,7 @@ Where it reads the answer varies too. At seeds 0 and 3 its prediction at positio
 
 Yet at every seed it gets every free target right: it takes those answers from later inputs, since the mirrored half after `|` repeats the letters. "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
-Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises: at every seed it is higher at each 50-step mark from step 100 on than at the mark before. Its training loss keeps improving while it gets worse at the task it will face when it generates.
+Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises: at every seed, from step 100 on, it is higher at each 50-step mark than at the one before. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
 
 code(r"""
@@ -878,7 +878,7 @@ The structural argument of §4.2 is an induction over layers. The base case: row
 * with only block 1 unmasked (`causal=(True, False)`): $X^{(0)}$ and $X^{(1)}$ are still 0, and the leak appears in $X^{(2)}$;
 * with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out.
 
-The final layer normalisation and the output layer work position by position, so no leak can start there. In principle they could remove one: layer normalisation, for example, ignores a change that shifts a whole row by a constant. That would take an accident of the weights: with the mask off in both blocks, the test above found the leak in the logits. So a leak in any one layer should be treated as a leak of the whole model.
+The final layer normalisation and the output layer work position by position, so no leak can start there. In principle they could remove a leak: layer normalisation, for example, ignores a change that shifts a whole row by a constant. That would take an accident of the weights, and none happened here: with the mask off in both blocks, the test above found the leak in the logits. So a leak in any one block should be treated as a leak of the whole model.
 """)
 
 code(r"""
@@ -1142,7 +1142,7 @@ This decoder is small, but every part of it is real and checked. A real project 
 
 * **Dropout.** During training a random fraction of the activations is dropped, to reduce overfitting. A future-perturbation test must switch it off or fix its seed (§4.8).
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
-* **Learning-rate schedules.** A warm-up of the learning rate followed by a cosine decay; large models often train unstably without one. Gradient clipping and AdamW with weight decay are common too.
+* **Learning-rate schedules.** Typically a warm-up of the learning rate, then a cosine decay; large models often train unstably without a schedule. Gradient clipping and AdamW with weight decay are common too.
 * **Batched generation over prompts of different lengths.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
 * **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels that such scale requires.
 
@@ -1163,9 +1163,9 @@ assert (sum(sizes.values()) == masked.parameter_count() == 6912
 """)
 
 md(r"""
-## 7.7 A gradient check for every layer
+## 7.7 A gradient check for every operation
 
-§7.1 checked the gradients of the whole decoder at a few entries. Here each layer's backward pass is derived and checked on its own, with the `check_backward` of the cell below. It draws a random upstream gradient $G$ and sets $f = \sum G \odot Y$, with $Y$ the layer's output. Then it compares the gradient the backward pass returns with central differences, for every entry of every input (float64 and $\varepsilon = 10^{-4}$, as in §7.1). Exercise set 7 asks you to write two of these backward passes yourself.
+§7.1 checked the gradients of the whole decoder at a few entries. Here each operation's backward pass is derived and checked on its own, with the `check_backward` of the cell below. It draws a random upstream gradient $G$ and sets $f = \sum G \odot Y$, with $Y$ the operation's output. Then it compares the gradient the backward pass returns with central differences, for every entry of every input (float64 and $\varepsilon = 10^{-4}$, as in §7.1). Exercise set 7 asks you to write two of these backward passes yourself.
 """)
 
 code(r"""
@@ -1307,7 +1307,7 @@ md(r"""
 * On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 held-out words, none of which it ever saw before a bar. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
 * The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden, its loss first falls (to 1.63–2.25 at step 25), then rises: from step 100 on, it is higher at every 50-step mark than at the one before, and it ends far above the masked model's (2.50–5.12 against 0.7246–0.7342). All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
-* The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that one unmasked layer is enough for a leak that reaches the output.
+* The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that unmasking a single block is enough for the leak to reach the output of the last block.
 * Every layer needs its own KV cache. Fed through the caches one token at a time, a line gets the logits of the full forward pass to within $10^{-12}$, and generation with the caches writes the same tokens as generation without them. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
 
 The exercises for this section are in `exercises/en/ex07_decoder.ipynb`. §8 trains the same decoder, with and without the mask, on verse in the language of this edition.
