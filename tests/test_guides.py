@@ -2150,6 +2150,9 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     assert not listed, f"README.md lists packages again that tools/system-packages.txt lists: {listed}"
     onlies = re.findall(r"`make book` needs only ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
     assert len(onlies) == 1 and set(onlies[0]) == {p for p, n in needs.items() if "book" in n}, onlies
+    # read75 R L1: it never said what `make pdf` needs besides
+    pdf = re.findall(r"`make pdf` also needs ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
+    assert len(pdf) == 1 and set(pdf[0]) == {p for p, n in needs.items() if "pdf" in n} - set(onlies[0]), pdf
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
@@ -2164,8 +2167,19 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     assert ("`make test SYSTEM_PACKAGES=skip` goes on without them: every test that needs a missing package is "
             "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
             "fails instead" in flat("docs", "maintainers.md"))
-    assert ("or run `make test SYSTEM_PACKAGES=skip`, which skips the tests that need the missing packages (under "
-            "`CI=true` those tests fail instead).") in flat("README.md")      # read74 R L12: a list
+    readme = flat("README.md")
+    assert ("`make test SYSTEM_PACKAGES=skip` runs the suite without the missing packages and skips the tests that "
+            "need them (under `CI=true` those tests fail instead).") in readme
+    # read75 R L1: the skip was once the second remedy for a `make book` that lacked npm and nodejs ("If apt-get cannot
+    # install them: ... or run `make test SYSTEM_PACKAGES=skip`"); the site cannot be built without them, and the
+    # README says so: a first build fetches the site's scripts with npm and typesets its formulas with Node
+    assert "or run `make test SYSTEM_PACKAGES=skip`" not in readme and "cannot install them:" not in readme
+    assert ("The first `make book` in a copy of the repository cannot build the site without npm and nodejs."
+            in readme)
+    build_site = (ROOT / "tools" / "build_site.py").read_text(encoding="utf-8")
+    assert 'VENDOR = ROOT / "_build" / "vendor"' in build_site and 'raise SystemExit(f"npm is needed once' in build_site
+    static_math = (ROOT / "tools" / "static_math.py").read_text(encoding="utf-8")
+    assert 'node = shutil.which("node") or shutil.which("nodejs")' in static_math and "_build/math/" in static_math
     direct = {}
     for path in sorted((ROOT / "tests").rglob("*.py")):
         found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
