@@ -2150,6 +2150,9 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
     assert not listed, f"README.md lists packages again that tools/system-packages.txt lists: {listed}"
     onlies = re.findall(r"`make book` needs only ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
     assert len(onlies) == 1 and set(onlies[0]) == {p for p, n in needs.items() if "book" in n}, onlies
+    # read75 R L1: it never said what `make pdf` needs besides
+    pdf = re.findall(r"`make pdf` also needs ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
+    assert len(pdf) == 1 and set(pdf[0]) == {p for p, n in needs.items() if "pdf" in n} - set(onlies[0]), pdf
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
@@ -2164,8 +2167,18 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     assert ("`make test SYSTEM_PACKAGES=skip` goes on without them: every test that needs a missing package is "
             "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
             "fails instead" in flat("docs", "maintainers.md"))
-    assert ("or run `make test SYSTEM_PACKAGES=skip`, which skips the tests that need the missing packages (under "
-            "`CI=true` those tests fail instead).") in flat("README.md")      # read74 R L12: a list
+    readme = flat("README.md")
+    assert ("`make test SYSTEM_PACKAGES=skip` runs the suite without the missing packages and skips the tests that "
+            "need them (under `CI=true` those tests fail instead).") in readme
+    # read75 R L1: the skip was once the second remedy for a `make book` that lacked npm and nodejs ("If apt-get cannot
+    # install them: ... or run `make test SYSTEM_PACKAGES=skip`"); the site cannot be built without them, and the
+    # README says so: a first build fetches the site's scripts with npm and typesets its formulas with Node
+    assert "or run `make test SYSTEM_PACKAGES=skip`" not in readme and "cannot install them:" not in readme
+    assert "`make book` needs only npm and nodejs. Without them, its first run cannot build the site." in readme
+    build_site = (ROOT / "tools" / "build_site.py").read_text(encoding="utf-8")
+    assert 'VENDOR = ROOT / "_build" / "vendor"' in build_site and 'raise SystemExit(f"npm is needed once' in build_site
+    static_math = (ROOT / "tools" / "static_math.py").read_text(encoding="utf-8")
+    assert 'node = shutil.which("node") or shutil.which("nodejs")' in static_math and "_build/math/" in static_math
     direct = {}
     for path in sorted((ROOT / "tests").rglob("*.py")):
         found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
@@ -4219,8 +4232,9 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     text = flat("README.md")
     assert ("The sections and worked solutions are saved with their outputs; the exercises are left for you to "
             "run.") in text
-    assert ("The suite reruns the notebooks of `chapters/` (the sections and the appendix) and `solutions/`, and "
-            "compares their outputs with the saved ones.") in text
+    # read75 R L10: "the saved ones" and an unnamed comparison; the README names nbval
+    assert ("The suite reruns the notebooks of `chapters/` (the sections and the appendix) and `solutions/` with "
+            "nbval, and compares their outputs with the saved outputs.") in text
     assert "appendix.ipynb" in {p.name for p in (ROOT / "chapters" / "en").glob("*.ipynb")}
     assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]["testpaths"])
@@ -4240,10 +4254,11 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # read71 R C1: it then said "must print or assert", stricter than the test, which takes any number of the
     # section's code or saved output; it read only the English, counted a cited section only when the same
     # Markdown cell cites it, and exempted two constants the README did not name
+    # read75 R L10: one 45-word sentence, now three
     assert ("`tests/test_prose_numbers.py` checks each number that a section's English text gives to "
-            "three or more decimal places: it must appear, to those places, in the code or saved output of that "
-            "section or of a section the same Markdown cell cites. Two constants are exempt: 1/√2 ≈ 0.707 and "
-            "GELU's 0.044715.") in text
+            "three or more decimal places. The number must appear, to those places, in the code or saved output of "
+            "that section. It may also appear in the code or saved output of a section that the same Markdown cell "
+            "cites. Two constants are exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
     assert "must print or assert that number" not in text and "or a section it cites" not in text
     assert "or in those of a section" not in text       # read73 R L9: hard to parse
     source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
@@ -4279,7 +4294,8 @@ def test_the_readme_gives_the_rule_of_generated_notebooks_to_whoever_changes_the
     writes every notebook from its source."""
     text = flat("README.md")
     assert "never the notebook" not in text and "Every notebook is generated from `src/`: edit" not in text
-    assert ("All the notebooks are generated from `src/`. To change the course itself, edit the source, not the "
+    # read75 R L9: a paragraph of its own, addressed to whoever changes the course
+    assert ("To change the course: all the notebooks are generated from `src/`, so edit the source, not the "
             "notebook ([CONTRIBUTING.md](CONTRIBUTING.md)).") in text
     sets = sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert sets and all(re.search(r"[Rr]eplace (?:that|the) line", p.read_text(encoding="utf-8")) for p in sets)
@@ -4642,6 +4658,33 @@ def test_the_readme_says_which_taught_code_is_not_in_lib():
     assert said.group(2) == _lib_entry(flat("CONTRIBUTING.md")).group(2)   # whose test reads §3.5's source
 
 
+def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
+    """README.md (read75 R L8): a learner is told of `check(..., practice=True)`, which draws cases of the hidden
+    kinds with a fresh seed (grading/exercises.py's `check`), right after the grader's hidden tests."""
+    text = flat("README.md").split("## The course", 1)[1]
+    assert ("the grader also runs hidden tests on random inputs; `check(..., practice=True)` runs tests of those kinds "
+            "on new random data.") in text
+    source = (ROOT / "grading" / "exercises.py").read_text(encoding="utf-8")
+    assert "``practice=True`` (or a seed) runs tests of the hidden kinds on fresh random data." in source
+    assert "seed = secrets.randbelow(1_000_000) if practice is True else int(practice)" in source
+    assert "cases = exercise.hidden_cases(seed)" in source
+
+
+def test_the_readmes_row_of_section_0_names_its_subsections():
+    """README.md's table (read75 R L15): §0's row once left out what you should know (§0.1) and `lib` (§0.6); it now
+    names §0.1-§0.6 in their order. The make targets need a Unix-like system: the Makefile runs .venv/bin/python."""
+    row = re.search(r"^\| 0 \| `00_start` \|(.*)\|$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M).group(1)
+    said = [part.strip() for part in row.split(";")]
+    headings = re.findall(r"^## 0\.\d (.*)$", (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8"),
+                          re.M)
+    assert headings == ["What you should already know", "One attention head: a recap", "Map of the course",
+                        "Notation", "How to read and run the notebooks", "The shared library `lib`"], headings
+    assert said == ["what you should know", "a recap of one attention head", "a map of the course", "the notation",
+                    "how to run the notebooks", "the library `lib`"], said
+    assert "PY     := $(VENV)/bin/python" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "You also need `make`, on a Unix-like system (not Windows)." in flat("README.md")
+
+
 def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     """docs/translating.md's example of a number in the maths is what a catalogue's `msgstr` holds, with its backslash
     doubled, and the guide says why (read71 T C2: it showed `$557\\,056$` with one backslash; typed so, `check` stops
@@ -4670,8 +4713,10 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     sentence."""
     part = flat("README.md").split("## The experiment (§7)", 1)[1].split(" ## ", 1)[0]
     assert "Where the tokens so far do not determine the next token, it copies" not in part
-    assert ("It reads the answer from a later position of its input: where the tokens so far leave the next token "
-            "open, but also at some positions where they already decide it.") in part, part
+    # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now
+    assert ("It reads the answer from a later position of its input. It does so where the tokens so far cannot "
+            "determine the next token, and also at some positions where they already do.") in part, part
+    assert "leave the next token open" not in part
     code = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
     assert 'encode("aжb|bжa", vocab)' in code
     assert "assert np.all(on_answer.max(axis=0)[:4] > 0.9)" in code
