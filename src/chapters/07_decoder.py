@@ -566,7 +566,7 @@ The cell then measures each of the ten models and checks the results against the
 * **loss on the corpus**: the loss under teacher forcing, with the true line as input (the unmasked model sees all of it);
 * **future hidden: …**: the same loss with the future hidden, on the corpus, on the held-out lines, or on the corpus's free or decided targets alone;
 * **free targets right**: the share of free targets that the model's most probable token gets right, with the whole line in view;
-* **follows a changed input 3**: the share of lines whose prediction at position 2 becomes the new input 3 when input 3 alone is changed to another letter or `|`;
+* **position 2 predicts the new input 3**: the share of lines whose prediction at position 2 is the new input 3 when input 3 alone is changed to another letter or `|`;
 * **words right**: how many of the 36 held-out words the model completes;
 * **valid, distinct, empty generated lines**: of 50 lines generated from `<bos>` alone, how many obey the rule, how many of those are different, and (without the mask) how many are empty.
 """)
@@ -685,7 +685,7 @@ md(r"""
 | future hidden: held-out lines | 0.7 | 0.7 | 0.7 | 0.7 | 0.7 |
 | future hidden: free targets | 1.9 | 1.9 | 1.9 | 1.9 | 1.9 |
 | free targets right, % | 16 | 16 | 16 | 16 | 16 |
-| follows a changed input 3, % | 15 | 13 | 9 | 14 | 12 |
+| position 2 predicts the new input 3, % | 15 | 13 | 9 | 14 | 12 |
 | words right | 36 | 36 | 36 | 36 | 36 |
 | valid generated lines | 48 | 49 | 48 | 48 | 49 |
 | distinct valid lines | 44 | 45 | 43 | 45 | 46 |
@@ -700,7 +700,7 @@ md(r"""
 | future hidden: free targets | 7.5 | 5.5 | 6.7 | 7.8 | 8.1 |
 | future hidden: decided targets | 2.5 | 0.6 | 0.9 | 0.3 | 3.2 |
 | free targets right, % | 100 | 100 | 100 | 100 | 100 |
-| follows a changed input 3, % | 100 | 27 | 0 | 100 | 1 |
+| position 2 predicts the new input 3, % | 100 | 27 | 0 | 100 | 1 |
 | words right | 9 | 21 | 22 | 31 | 0 |
 | valid generated lines | 0 | 46 | 2 | 0 | 0 |
 | distinct valid lines | 0 | 5 | 2 | 0 | 0 |
