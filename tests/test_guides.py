@@ -1076,12 +1076,15 @@ def test_the_exercise_setup_cell_is_shown_as_the_sources_write_it():
 
 def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     """The exercise notebooks are written without outputs (tools/build_notebooks.py): neither `make help` nor
-    CONTRIBUTING.md says that `make notebooks` executes every notebook."""
+    CONTRIBUTING.md says that `make notebooks` executes every notebook, nor does docs/translating.md's step 11 of
+    "Adding a language" say it of tools/build_notebooks.py (read75 T C2)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     contributing = flat("CONTRIBUTING.md")
     assert "never executed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
-    for text in (makefile, contributing):
+    for text in (makefile, contributing, flat("docs", "translating.md")):
         assert not re.search(r"execute[sd]? every notebook", text)
+    assert ("It executes all but the exercise notebooks, which it writes without outputs."
+            in adding_a_language())
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
     # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
