@@ -4697,3 +4697,24 @@ def test_the_glossary_gives_a_symbol_in_every_column():
     assert named["output layer (W_head)"] == ["输出层（W_head）", "выходной слой (W_head)"]
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
         "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
+
+
+def test_the_gradescope_failure_message_is_listed_among_the_texts_outside_the_catalogues():
+    """tools/gradescope/run_autograder writes its own message, one paragraph per language, when the grader wrote no
+    result: Gradescope's fallback runs the image's python3, not the course's environment, which may be what failed,
+    so it cannot read course.po. docs/translating.md lists it among the texts outside the catalogues and in "Adding a
+    language" (read75 T C1: the list said it held "the rest" and left it out)."""
+    import ast
+    from course_i18n import LANGUAGE_TABLE
+    script = (ROOT / "tools" / "gradescope" / "run_autograder").read_text(encoding="utf-8")
+    assert 'python3 - "$RESULTS" "$status" <<\'PY\'' in script
+    embedded = ast.parse(script.split("<<'PY'\n", 1)[1].split("\nPY\n", 1)[0])
+    text, = [ast.literal_eval(node.value) for node in ast.walk(embedded)
+             if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "text"]
+    assert len(text.split("\n\n")) == len(LANGUAGE_TABLE)
+    guide = flat("docs", "translating.md")
+    outside = guide.split("## Texts outside the course's catalogues", 1)[1].split("## ", 1)[0]
+    assert ("the message a student sees on Gradescope when the grader writes no result, one paragraph per language, "
+            "in `tools/gradescope/run_autograder`;") in outside
+    assert ("Add its paragraph to the message of `tools/gradescope/run_autograder` for an upload the grader could not "
+            "grade.") in adding_a_language()
