@@ -2891,10 +2891,13 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     text = flat("docs", "translating.md")
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
     # read74 T L13: "in words quoted in every language" said who quotes them only in passing
-    assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ comes just before the cell "
-            "that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
+    # read75 T L6: "comes just before" did not say what comes there: the Markdown states the bound
+    assert ("* `tests/test_prose_numbers.py`: among others, any error bound of §7 other than 10⁻⁶ is stated in the "
+            "Markdown just before the cell that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
             "the words the test quotes.") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
+    assert "stated in the Markdown just before the cell that prints it" in " ".join(
+        t.test_a_tighter_bound_a_cell_prints_is_said_before_it.__doc__.split())
     assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
     assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
     assert "three or more decimal places" in flat("README.md") and "`tests/test_prose_numbers.py`" in flat("README.md")
@@ -3581,8 +3584,11 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     # read74 T L5: "20 of the test files" read as a sample; they are the 20 the file lists, which read translations
     assert f"and the {len(run)} test files listed in `tests/translation_tests.txt` ([What `check` does not" in step
     assert f"the {len(run)} test files that read the translations" not in step
-    assert ("run `make test`: it runs the whole suite, for many minutes, the grader's tests (`tests/test_grading_*.py`) "
-            "among them, some of which quote interface texts too.") in step
+    # read75 T L3: the step's four clauses, once one sentence, are three
+    assert ("run `make test`. It runs the whole suite, for many minutes. This includes the grader's tests "
+            "(`tests/test_grading_*.py`), some of which also quote interface texts.") in step
+    # read75 T L12: the advice to change a test that quotes a translation stands where a failure appears
+    assert "A test that quotes your old words fails until you change it too." in step
     # read74 T L6: "pass none" read as the word; the command without a notebook is spelt out
     assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
@@ -3625,7 +3631,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
     # a subset (read63 T L9: step 5 once said "Step 6 runs the rest of the suite", and step 6 "the whole suite")
     assert "The tests read what a translation says and the files built from it. The loop's step 5 runs these:" in part
-    assert "run `make test`: it runs the whole suite" in text[text.index("6. Before you send"):]
+    assert "run `make test`. It runs the whole suite" in text[text.index("6. Before you send"):]
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
@@ -3917,11 +3923,15 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     from tools import hint_readability
     text = flat("docs", "translating.md")
     editing = text[text.index("## Editing an entry"):text.index("## Plural forms")]   # read74 T L4: a rule for editing
-    assert ("Write a diagnosis's `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), "
-            'with no final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. In '
-            "English and Russian, only a `: ` or `; ` after a letter, a digit, `_` or `)` starts a new sentence, not one "
-            "after a closing backtick or quotation mark. `check()` capitalises the first word of each later clause, so put code "
-            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in editing
+    # read75 T L4: one rule a bullet, and the rule names brackets and backticks, inside which no clause ends
+    assert ("Write a diagnosis's `.text` as the English does: * Join its clauses with `: ` and `; ` (in Chinese `：` and "
+            "`；`). `check()` makes each clause a sentence. * End it with no full stop and name no §: `check()` adds "
+            '"See §N.M.". * In English and Russian, a `: ` or `; ` ends a clause only after a letter, a digit, `_` or '
+            "`)`, and never inside brackets or backticks. * `check()` capitalises the first word of each later clause. "
+            "Put code that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in editing
+    for lang in ("en", "ru"):
+        assert [diagnoses.sentences(t, lang) for t in ("use f(a: b) here", "use x[a; b] here", "use `a: b` here")] \
+            == ["use f(a: b) here", "use x[a; b] here", "use `a: b` here"]
     assert "makes each clause a sentence and adds \"See §N.M.\" itself. It capitalises" not in text
     # read74 T C1: "makes each clause a sentence" promised a break at every ": " and "; ", but one after a closing
     # backtick or quotation mark ends no sentence (the Russian cache-1/targets-fed: "`inputs[b, :n]`: это токены")
@@ -3949,9 +3959,9 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
                   r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
-                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% of the "
-                  r"diagnoses above US school grade (\d+) on the Flesch–Kincaid scale, adapted for Russian "
-                  r"\(`tools/hint_readability\.py`\);", text)   # read73 T C3, L12: 5 % of the hints, by a named scale      # read66 T L13: one rule a line; read69 T L17-18
+                  r"counting spaces and punctuation; \* in English and in Russian, at most (\d+)% of the "
+                  r"diagnoses may score above US school grade (\d+) on the Flesch–Kincaid scale \(for Russian, its "
+                  r"Russian adaptation; `tools/hint_readability\.py`\);", text)   # read75 T L5: "each" read as a modifier   # read73 T C3, L12: 5 % of the hints, by a named scale      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
