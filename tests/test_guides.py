@@ -4728,3 +4728,14 @@ def test_the_gradescope_failure_message_is_listed_among_the_texts_outside_the_ca
             "in `tools/gradescope/run_autograder`;") in outside
     assert ("Add its paragraph to the message of `tools/gradescope/run_autograder` for an upload the grader could not "
             "grade.") in adding_a_language()
+
+
+def test_adding_a_language_names_the_files_that_name_every_language():
+    """README.md's opening and CITATION.cff's abstract name each language by its own name, so a new one must be
+    added there by hand: docs/translating.md's "Adding a language" says so (read75 T L8: it left both out)."""
+    from course_i18n import LANGUAGE_TABLE
+    readme_opening = flat("README.md").split("## ", 1)[0]
+    abstract = flat("CITATION.cff").split("abstract:", 1)[1].split("authors:", 1)[0]
+    assert all(lang.name in readme_opening and lang.name in abstract for lang in LANGUAGE_TABLE)
+    assert ("Name it where README.md's opening and CITATION.cff's `abstract` name the three languages."
+            in adding_a_language())
