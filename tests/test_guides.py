@@ -4711,8 +4711,8 @@ def test_the_glossary_gives_a_symbol_in_every_column():
 
 def test_the_gradescope_failure_message_is_listed_among_the_texts_outside_the_catalogues():
     """tools/gradescope/run_autograder writes its own message, one paragraph per language, when the grader wrote no
-    result: Gradescope's fallback runs the image's python3, not the course's environment, which may be what failed,
-    so it cannot read course.po. docs/translating.md lists it among the texts outside the catalogues and in "Adding a
+    result: Gradescope's fallback runs the image's python3, not the course's environment (which may be what failed),
+    so it does not import course_i18n and its catalogues. docs/translating.md lists it among the texts outside the catalogues and in "Adding a
     language" (read75 T C1: the list said it held "the rest" and left it out)."""
     import ast
     from course_i18n import LANGUAGE_TABLE
