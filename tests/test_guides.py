@@ -1076,12 +1076,15 @@ def test_the_exercise_setup_cell_is_shown_as_the_sources_write_it():
 
 def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     """The exercise notebooks are written without outputs (tools/build_notebooks.py): neither `make help` nor
-    CONTRIBUTING.md says that `make notebooks` executes every notebook."""
+    CONTRIBUTING.md says that `make notebooks` executes every notebook, nor does docs/translating.md's step 11 of
+    "Adding a language" say it of tools/build_notebooks.py (read75 T C2)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     contributing = flat("CONTRIBUTING.md")
     assert "never executed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
-    for text in (makefile, contributing):
+    for text in (makefile, contributing, flat("docs", "translating.md")):
         assert not re.search(r"execute[sd]? every notebook", text)
+    assert ("It executes all but the exercise notebooks, which it writes without outputs."
+            in adding_a_language())
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
     # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
@@ -2901,10 +2904,13 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     text = flat("docs", "translating.md")
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
     # read74 T L13: "in words quoted in every language" said who quotes them only in passing
-    assert ("* `tests/test_prose_numbers.py`: among others, a bound of §7 other than 10⁻⁶ comes just before the cell "
-            "that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
+    # read75 T L6: "comes just before" did not say what comes there: the Markdown states the bound
+    assert ("* `tests/test_prose_numbers.py`: among others, any error bound of §7 other than 10⁻⁶ is stated in the "
+            "Markdown just before the cell that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
             "the words the test quotes.") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
+    assert "stated in the Markdown just before the cell that prints it" in " ".join(
+        t.test_a_tighter_bound_a_cell_prints_is_said_before_it.__doc__.split())
     assert t.__doc__.startswith("Every number with three or more decimals that a section's prose states is one its")
     assert 'c.text["en"] for c in cells if c.kind == "markdown"' in inspect.getsource(t)
     assert "three or more decimal places" in flat("README.md") and "`tests/test_prose_numbers.py`" in flat("README.md")
@@ -3591,8 +3597,11 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     # read74 T L5: "20 of the test files" read as a sample; they are the 20 the file lists, which read translations
     assert f"and the {len(run)} test files listed in `tests/translation_tests.txt` ([What `check` does not" in step
     assert f"the {len(run)} test files that read the translations" not in step
-    assert ("run `make test`: it runs the whole suite, for many minutes, the grader's tests (`tests/test_grading_*.py`) "
-            "among them, some of which quote interface texts too.") in step
+    # read75 T L3: the step's four clauses, once one sentence, are three
+    assert ("run `make test`. It runs the whole suite, for many minutes. This includes the grader's tests "
+            "(`tests/test_grading_*.py`), some of which also quote interface texts.") in step
+    # read75 T L12: the advice to change a test that quotes a translation stands where a failure appears
+    assert "A test that quotes your old words fails until you change it too." in step
     # read74 T L6: "pass none" read as the word; the command without a notebook is spelt out
     assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
@@ -3635,7 +3644,7 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert re.search(r"chapters/\*/\w+\.ipynb", command) and "nbval" in part
     # a subset (read63 T L9: step 5 once said "Step 6 runs the rest of the suite", and step 6 "the whole suite")
     assert "The tests read what a translation says and the files built from it. The loop's step 5 runs these:" in part
-    assert "run `make test`: it runs the whole suite" in text[text.index("6. Before you send"):]
+    assert "run `make test`. It runs the whole suite" in text[text.index("6. Before you send"):]
     assert "--nbval" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
@@ -3927,11 +3936,15 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     from tools import hint_readability
     text = flat("docs", "translating.md")
     editing = text[text.index("## Editing an entry"):text.index("## Plural forms")]   # read74 T L4: a rule for editing
-    assert ("Write a diagnosis's `.text` as the English does: clauses joined by `: ` and `; ` (in Chinese `：` and `；`), "
-            'with no final full stop and no §. `check()` makes each clause a sentence and adds "See §N.M." itself. In '
-            "English and Russian, only a `: ` or `; ` after a letter, a digit, `_` or `)` starts a new sentence, not one "
-            "after a closing backtick or quotation mark. `check()` capitalises the first word of each later clause, so put code "
-            "that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in editing
+    # read75 T L4: one rule a bullet, and the rule names brackets and backticks, inside which no clause ends
+    assert ("Write a diagnosis's `.text` as the English does: * Join its clauses with `: ` and `; ` (in Chinese `：` and "
+            "`；`). `check()` makes each clause a sentence. * End it with no full stop and name no §: `check()` adds "
+            '"See §N.M.". * In English and Russian, a `: ` or `; ` ends a clause only after a letter, a digit, `_` or '
+            "`)`, and never inside brackets or backticks. * `check()` capitalises the first word of each later clause. "
+            "Put code that may start a clause in backticks (`` `eps` ``, not eps, which would become Eps).") in editing
+    for lang in ("en", "ru"):
+        assert [diagnoses.sentences(t, lang) for t in ("use f(a: b) here", "use x[a; b] here", "use `a: b` here")] \
+            == ["use f(a: b) here", "use x[a; b] here", "use `a: b` here"]
     assert "makes each clause a sentence and adds \"See §N.M.\" itself. It capitalises" not in text
     # read74 T C1: "makes each clause a sentence" promised a break at every ": " and "; ", but one after a closing
     # backtick or quotation mark ends no sentence (the Russian cache-1/targets-fed: "`inputs[b, :n]`: это токены")
@@ -3959,9 +3972,9 @@ def test_the_translators_guide_gives_a_diagnosis_the_form_and_the_limits_its_tes
     assert """if "§" in hint or hint.rstrip().endswith((".", "。"))""" in form
     m = re.search(r"`tests/test_hint_readability\.py`, on each diagnosis as `check\(\)` prints it \(\"What this "
                   r"suggests: … See §N\.M\.\"\): \* at most (\d+) words; in Chinese, at most (\d+) characters, not "
-                  r"counting spaces and punctuation; \* in English and in Russian each, at most (\d+)% of the "
-                  r"diagnoses above US school grade (\d+) on the Flesch–Kincaid scale, adapted for Russian "
-                  r"\(`tools/hint_readability\.py`\);", text)   # read73 T C3, L12: 5 % of the hints, by a named scale      # read66 T L13: one rule a line; read69 T L17-18
+                  r"counting spaces and punctuation; \* in English and in Russian, at most (\d+)% of the "
+                  r"diagnoses may score above US school grade (\d+) on the Flesch–Kincaid scale \(for Russian, its "
+                  r"Russian adaptation; `tools/hint_readability\.py`\);", text)   # read75 T L5: "each" read as a modifier   # read73 T C3, L12: 5 % of the hints, by a named scale      # read66 T L13: one rule a line; read69 T L17-18
     assert m, "docs/translating.md no longer says what tests/test_hint_readability.py checks"
     words, characters, share, grade = m.groups()
     limits = inspect.getsource(test_hint_readability.test_the_hints_meet_the_target)
@@ -4739,3 +4752,35 @@ def test_the_glossary_gives_a_symbol_in_every_column():
     assert named["output layer (W_head)"] == ["输出层（W_head）", "выходной слой (W_head)"]
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
         "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
+
+
+def test_the_gradescope_failure_message_is_listed_among_the_texts_outside_the_catalogues():
+    """tools/gradescope/run_autograder writes its own message, one paragraph per language, when the grader wrote no
+    result: Gradescope's fallback runs the image's python3, not the course's environment (which may be what failed),
+    so it does not import course_i18n and its catalogues. docs/translating.md lists it among the texts outside the catalogues and in "Adding a
+    language" (read75 T C1: the list said it held "the rest" and left it out)."""
+    import ast
+    from course_i18n import LANGUAGE_TABLE
+    script = (ROOT / "tools" / "gradescope" / "run_autograder").read_text(encoding="utf-8")
+    assert 'python3 - "$RESULTS" "$status" <<\'PY\'' in script
+    embedded = ast.parse(script.split("<<'PY'\n", 1)[1].split("\nPY\n", 1)[0])
+    text, = [ast.literal_eval(node.value) for node in ast.walk(embedded)
+             if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "text"]
+    assert len(text.split("\n\n")) == len(LANGUAGE_TABLE)
+    guide = flat("docs", "translating.md")
+    outside = guide.split("## Texts outside the course's catalogues", 1)[1].split("## ", 1)[0]
+    assert ("the message a student sees on Gradescope when the grader writes no result, one paragraph per language, "
+            "in `tools/gradescope/run_autograder`;") in outside
+    assert ("Add its paragraph to the message of `tools/gradescope/run_autograder` for an upload the grader could not "
+            "grade.") in adding_a_language()
+
+
+def test_adding_a_language_names_the_files_that_name_every_language():
+    """README.md's opening and CITATION.cff's abstract name each language by its own name, so a new one must be
+    added there by hand: docs/translating.md's "Adding a language" says so (read75 T L8: it left both out)."""
+    from course_i18n import LANGUAGE_TABLE
+    readme_opening = flat("README.md").split("## ", 1)[0]
+    abstract = flat("CITATION.cff").split("abstract:", 1)[1].split("authors:", 1)[0]
+    assert all(lang.name in readme_opening and lang.name in abstract for lang in LANGUAGE_TABLE)
+    assert ("Name it where README.md's opening and CITATION.cff's `abstract` name the three languages."
+            in adding_a_language())
