@@ -4685,16 +4685,35 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
 def test_the_glossary_gives_a_symbol_in_every_column():
     """docs/glossary.md says its Chinese and Russian columns give a term with its symbol where it has one, yet three
     rows gave the symbol only in English: the causal bound L*, the output layer W_head, and layer normalisation's
-    γ / β (read73 G C2). Maths outside the English cell's parentheses is in every column, and these rows name theirs."""
+    γ / β (read73 G C2). Maths outside the English cell's parentheses is in every column, and these rows name theirs.
+    read75 G C2: the rule said the symbol stands outside the parentheses, yet W_head stood inside; one rule now
+    places it, and every row follows it."""
     from tools import search_index
     header, rows = search_index.glossary_rows()
+    symbol = re.compile(r"\$[^$]*\$|(?<![\w§])[A-Z](?:_\w+)?(?!\w)")       # maths, or a letter symbol: P, W_O, W_head
+    parentheses = re.compile(r"\([^)]*\)|（[^）]*）")
+
+    def misplaced(cells):
+        """read75 G C2: the page's rule, a term's symbol follows it outside the parentheses in every column (only
+        index letters and Greek symbols go inside): what the English cell gives outside and another cell does not,
+        and a letter symbol or maths inside a Chinese or Russian cell's parentheses."""
+        outside = [symbol.findall(parentheses.sub(" ", cell)) for cell in cells]
+        inside = [found for cell in cells[1:] for p in parentheses.findall(cell) for found in symbol.findall(p)]
+        return [s for s in outside[0] if any(s not in other for other in outside[1:])] + inside
+
     for cells in rows:
-        maths = re.findall(r"\$[^$]*\$", re.sub(r"\([^)]*\)", "", cells[0]))
-        for symbol in maths:
-            assert all(symbol in cell for cell in cells[1:]), cells
+        assert not misplaced(cells), cells
+    # negative control: the old row of the output layer, its symbol in parentheses in every column
+    assert misplaced(["output layer (W_head)", "输出层（W_head）", "выходной слой (W_head)"]) == ["W_head", "W_head"]
     named = {cells[0]: cells[1:] for cells in rows}
     assert named["causal bound $\\mathcal L^*$ (§7.2)"] == [
         "因果模型的下界 $\\mathcal L^*$", "нижняя граница для причинных моделей $\\mathcal L^*$"]
-    assert named["output layer (W_head)"] == ["输出层（W_head）", "выходной слой (W_head)"]
+    assert named["output layer W_head"] == ["输出层 W_head", "выходной слой W_head"]
+    assert named["slot (h, t, a)"] == ["槽位 (h, t, a)", "место (h, t, a)"]
+    glossary = flat("docs", "glossary.md")
+    assert ("A term's symbol follows it, outside the parentheses, in every column: 位置表 P, выходной слой W_head."
+            in glossary)
+    assert ("Index letters and Greek symbols go here too, since alone they would be one-character terms: "
+            "место (h, t, a), 增益（γ）.") in glossary
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
         "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
