@@ -2584,9 +2584,10 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
-    assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
-            "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
+    step = text[text.index("4. Update the catalogues, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
+    # read75 G L9: step 2 already changed the translations, so "Translate" read as a second pass
+    assert ("4. Update the catalogues, rebuild and confirm: steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
+            "(../CONTRIBUTING.md#when-the-english-changes) if the English changed, else only its steps 3 and 4. "
             "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
             "alone.") in step
     # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
@@ -4489,8 +4490,9 @@ def test_the_glossary_says_which_writing_rules_a_test_checks():
     length of a cell, names none."""
     text = flat("docs", "glossary.md")
     rules = text[text.index("## Writing rules"):text.index("## Rules the tests check")]
-    assert ("A rule marked (words.md) is checked, at least in part, by a row of [words.md](words.md); a rule that "
-            "names a test is checked by that test. A reviewer checks the rest.") in rules
+    # read75 G L11: the test of the 编号 rule checks only part of it, as a words.md row may
+    assert ("A rule marked (words.md) is checked, at least in part, by a row of [words.md](words.md). A rule that "
+            "names a test is checked, at least in part, by that test. A reviewer checks the rest.") in rules
     assert "Only review checks the others" not in text
     named = set(re.findall(r"`(tests/test_\w+\.py)`", rules))
     assert named == {"tests/test_glossary.py", "tests/test_guides.py"}, named
@@ -4510,8 +4512,9 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
     # read74 G L2: the note is labelled, and "it" no longer reads first as §4; read74 G C1: words.md checks it
+    # read75 G L2: a bare "(words.md)" on its own line read as a stray citation; the note says which row checks it
     assert ("Note: §4 trains no model. Its model with the mask off is its negative control (关掉掩码, с выключенной "
-            "маской), never the unmasked model. (words.md)") in glossary
+            "маской), never the unmasked model. A [§4] row of words.md checks the Russian.") in glossary
     assert "| `модел\\w* без маски` | [§4] модель с выключенной маской" in words
     assert "with its mask off, it is §4's negative control" not in glossary
     assert "calls the same model with the mask off" not in glossary
@@ -4540,8 +4543,9 @@ def test_the_glossary_names_what_the_search_tests_need():
     from tools import system_packages
     text = flat("docs", "glossary.md")
     step = text[text.index("Before sending the change"):text.index("### How cells are read")]
-    assert ("The browser tests also need Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` "
-            "installs them all (`make test` runs it first).") in step
+    assert ("Its tests that build the site need Node.js and, the first time, npm; its browser tests also need "
+            "Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` installs them all (`make test` "
+            "runs it first).") in step
     assert "`make test` installs them." not in step
     source = inspect.getsource(conftest.browser_executable)
     assert 'need("chromium"' in source and 'need("Noto Sans CJK"' in source
@@ -4557,6 +4561,9 @@ def test_words_md_names_every_row_the_check_cannot_read():
     import test_glossary
     assert ("A row the test cannot read fails it instead of being skipped: a pattern out of code font, a row under no "
             "heading, or a heading that names no language of the course.") in flat("docs", "words.md")
+    # read75 G L12: the page says how a heading names its language, as read_table reads it
+    assert "Each language has its own table, under a heading that ends with its code: `### Russian (ru)`." in \
+        flat("docs", "words.md")
     rows, unreadable = test_glossary.read_table("# Words we do not use\n\n| `stray` | a row under no heading |\n")
     assert not rows and unreadable == ["| `stray` | a row under no heading |"]
 
