@@ -4720,7 +4720,6 @@ def test_the_glossary_gives_a_symbol_in_every_column():
     glossary = flat("docs", "glossary.md")
     assert ("A term's symbol follows it, outside the parentheses, in every column: 位置表 P, выходной слой W_head."
             in glossary)
-    assert ("Index letters and Greek symbols go here too, since alone they would be one-character terms: "
-            "место (h, t, a), 增益（γ）.") in glossary
+    assert "Index letters and Greek symbols go here too: место (h, t, a), 增益（γ）." in glossary
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
         "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
