@@ -304,18 +304,30 @@ def short_first_seeds(texts):
 def test_a_seed_is_named_in_full_at_its_first_mention_in_each_section():
     """read68 ru C2: §6's prose never names a seed, so its first mention is the §6.4 quiz's choice, which said
     «Начальное значение генератора (seed)». Each section is read as its prose, then its quiz (the quiz's questions
-    stand at the ends of the subsections, so a question can come before later prose: this order is the check's)."""
+    stand at the ends of the subsections, so a question can come before later prose: this order is the check's).
+    read75 G C1: a section's exercise set is a notebook of its own, read on its own; and each interface text of
+    the grader (course.po [grading.…]: what check() prints) is read as a first mention, since check() can print
+    it before the set's prose names a seed. Two check() messages gave only «начальное значение генератора»."""
     texts = []
     for where, lang, text, _ in source_texts():
         if lang == "ru" and where.startswith(("src/chapters/", "src/quizzes/")):
             texts.append((where.split("/")[2][:2], where, text))
+        elif lang == "ru" and where.startswith("src/solutions/"):
+            texts.append((where.split("/")[2][:4], where, text))                    # ex05: the exercise set
+    messages = [(where, where, text) for where, lang, text, _ in message_texts()
+                if lang == "ru" and "[grading." in where]
     assert any(SEED_RU.search(text) for _, _, text in texts), "no seed found: the pattern no longer reads the texts"
-    assert short_first_seeds(texts) == []
+    assert any(SEED_RU.search(text) for _, _, text in messages), "no check() message names a seed: the test reads none"
+    assert short_first_seeds(texts + messages) == []
     # negative control: the old §6.4 choice is caught; the short form after a full first mention passes
     assert short_first_seeds([("06", "quiz", "Начальное значение генератора (seed)")]) == \
         ["quiz: 'Начальное значение генератора'"]
     assert not short_first_seeds([("07", "prose", "начальное значение генератора случайных чисел"),
                                   ("07", "quiz", "Начальное значение генератора не меняет функцию")])
+    # negative control (read75 G C1): the old check() message is caught, read on its own
+    old = "(начальное значение генератора {seed})"
+    assert short_first_seeds([("[grading.feedback.practice_header]", "[grading.feedback.practice_header]", old)]) == \
+        ["[grading.feedback.practice_header]: 'начальное значение генератора'"]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "src").glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -2600,9 +2600,10 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     KV 缓存: read61 G C2). It now sends the reader to steps 3 and 4 of CONTRIBUTING.md's "When the English changes"
     without repeating them; step 3 is the one that names what `--prose-only` leaves, and step 4 confirms."""
     text = flat("docs", "glossary.md")
-    step = text[text.index("4. Translate, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
-    assert ("4. Translate, rebuild and confirm with steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
-            "(../CONTRIBUTING.md#when-the-english-changes), or only its steps 3 and 4 if the English did not change. "
+    step = text[text.index("4. Update the catalogues, rebuild and confirm"):text.index("5. Add to [words.md](words.md) the word")]
+    # read75 G L9: step 2 already changed the translations, so "Translate" read as a second pass
+    assert ("4. Update the catalogues, rebuild and confirm: steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
+            "(../CONTRIBUTING.md#when-the-english-changes) if the English changed, else only its steps 3 and 4. "
             "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
             "alone.") in step
     # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
@@ -4493,10 +4494,14 @@ def test_the_glossary_rules_say_what_words_md_checks_and_allows():
     chapter of a quoted work, which §8 cites); and the interleaved split is "a wrong split" of §6.2, where the course
     names it, not "the" wrong split of §2 (which is the reshape alone)."""
     glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
-    assert ("then «начальное значение генератора». (words.md catches «зерно» and a bare «seed»; "
+    assert ("then «начальное значение генератора». An exercise set is a text of its own, and so is each interface "
+            "text of `grading`, such as a message of check(). (words.md catches «зерно» and a bare «seed»; "
             "`tests/test_glossary.py` checks the first mention" in glossary and "зерн" in words)
-    assert "def test_a_seed_is_named_in_full_at_its_first_mention_in_each_section" in \
-        (ROOT / "tests" / "test_glossary.py").read_text(encoding="utf-8")
+    seed_test = (ROOT / "tests" / "test_glossary.py").read_text(encoding="utf-8")
+    seed_test = seed_test[seed_test.index("def test_a_seed_is_named_in_full_at_its_first_mention_in_each_section"):]
+    seed_test = seed_test[:seed_test.index("\ndef ")]
+    # read75 G C1: the test reads what the rule says, the exercise sets and the grading interface texts among it
+    assert 'where.startswith("src/solutions/")' in seed_test and '"[grading." in where' in seed_test
     assert "(words.md checks the terms, not the explanation.)" in glossary and "попозиционный MLP" in words
     assert "A chapter of a quoted work (Onegin's «глава первая») is fine. (words.md)" in glossary
     assert "«глава первая»" in words and "глава первая" in (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" /
@@ -4514,8 +4519,9 @@ def test_the_glossary_says_which_writing_rules_a_test_checks():
     length of a cell, names none."""
     text = flat("docs", "glossary.md")
     rules = text[text.index("## Writing rules"):text.index("## Rules the tests check")]
-    assert ("A rule marked (words.md) is checked, at least in part, by a row of [words.md](words.md); a rule that "
-            "names a test is checked by that test. A reviewer checks the rest.") in rules
+    # read75 G L11: the test of the 编号 rule checks only part of it, as a words.md row may
+    assert ("A rule marked (words.md) is checked, at least in part, by a row of [words.md](words.md). A rule that "
+            "names a test is checked, at least in part, by that test. A reviewer checks the rest.") in rules
     assert "Only review checks the others" not in text
     named = set(re.findall(r"`(tests/test_\w+\.py)`", rules))
     assert named == {"tests/test_glossary.py", "tests/test_guides.py"}, named
@@ -4535,8 +4541,9 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
     # read74 G L2: the note is labelled, and "it" no longer reads first as §4; read74 G C1: words.md checks it
+    # read75 G L2: a bare "(words.md)" on its own line read as a stray citation; the note says which row checks it
     assert ("Note: §4 trains no model. Its model with the mask off is its negative control (关掉掩码, с выключенной "
-            "маской), never the unmasked model. (words.md)") in glossary
+            "маской), never the unmasked model. A [§4] row of words.md checks the Russian.") in glossary
     assert "| `модел\\w* без маски` | [§4] модель с выключенной маской" in words
     assert "with its mask off, it is §4's negative control" not in glossary
     assert "calls the same model with the mask off" not in glossary
@@ -4565,8 +4572,9 @@ def test_the_glossary_names_what_the_search_tests_need():
     from tools import system_packages
     text = flat("docs", "glossary.md")
     step = text[text.index("Before sending the change"):text.index("### How cells are read")]
-    assert ("The browser tests also need Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` "
-            "installs them all (`make test` runs it first).") in step
+    assert ("Its tests that build the site need Node.js and, the first time, npm; its browser tests also need "
+            "Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` installs them all (`make test` "
+            "runs it first).") in step
     assert "`make test` installs them." not in step
     source = inspect.getsource(conftest.browser_executable)
     assert 'need("chromium"' in source and 'need("Noto Sans CJK"' in source
@@ -4582,6 +4590,9 @@ def test_words_md_names_every_row_the_check_cannot_read():
     import test_glossary
     assert ("A row the test cannot read fails it instead of being skipped: a pattern out of code font, a row under no "
             "heading, or a heading that names no language of the course.") in flat("docs", "words.md")
+    # read75 G L12: the page says how a heading names its language, as read_table reads it
+    assert "Each language has its own table, under a heading that ends with its code: `### Russian (ru)`." in \
+        flat("docs", "words.md")
     rows, unreadable = test_glossary.read_table("# Words we do not use\n\n| `stray` | a row under no heading |\n")
     assert not rows and unreadable == ["| `stray` | a row under no heading |"]
 
@@ -4739,17 +4750,35 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
 def test_the_glossary_gives_a_symbol_in_every_column():
     """docs/glossary.md says its Chinese and Russian columns give a term with its symbol where it has one, yet three
     rows gave the symbol only in English: the causal bound L*, the output layer W_head, and layer normalisation's
-    γ / β (read73 G C2). Maths outside the English cell's parentheses is in every column, and these rows name theirs."""
+    γ / β (read73 G C2). Maths outside the English cell's parentheses is in every column, and these rows name theirs.
+    read75 G C2: the rule said the symbol stands outside the parentheses, yet W_head stood inside; one rule now
+    places it, and every row follows it."""
     from tools import search_index
     header, rows = search_index.glossary_rows()
+    symbol = re.compile(r"\$[^$]*\$|(?<![\w§])[A-Z](?:_\w+)?(?!\w)")       # maths, or a letter symbol: P, W_O, W_head
+    parentheses = re.compile(r"\([^)]*\)|（[^）]*）")
+
+    def misplaced(cells):
+        """read75 G C2: the page's rule, a term's symbol follows it outside the parentheses in every column (only
+        index letters and Greek symbols go inside): what the English cell gives outside and another cell does not,
+        and a letter symbol or maths inside a Chinese or Russian cell's parentheses."""
+        outside = [symbol.findall(parentheses.sub(" ", cell)) for cell in cells]
+        inside = [found for cell in cells[1:] for p in parentheses.findall(cell) for found in symbol.findall(p)]
+        return [s for s in outside[0] if any(s not in other for other in outside[1:])] + inside
+
     for cells in rows:
-        maths = re.findall(r"\$[^$]*\$", re.sub(r"\([^)]*\)", "", cells[0]))
-        for symbol in maths:
-            assert all(symbol in cell for cell in cells[1:]), cells
+        assert not misplaced(cells), cells
+    # negative control: the old row of the output layer, its symbol in parentheses in every column
+    assert misplaced(["output layer (W_head)", "输出层（W_head）", "выходной слой (W_head)"]) == ["W_head", "W_head"]
     named = {cells[0]: cells[1:] for cells in rows}
     assert named["causal bound $\\mathcal L^*$ (§7.2)"] == [
         "因果模型的下界 $\\mathcal L^*$", "нижняя граница для причинных моделей $\\mathcal L^*$"]
-    assert named["output layer (W_head)"] == ["输出层（W_head）", "выходной слой (W_head)"]
+    assert named["output layer W_head"] == ["输出层 W_head", "выходной слой W_head"]
+    assert named["slot (h, t, a)"] == ["槽位 (h, t, a)", "место (h, t, a)"]
+    glossary = flat("docs", "glossary.md")
+    assert ("A term's symbol follows it, outside the parentheses, in every column: 位置表 P, выходной слой W_head."
+            in glossary)
+    assert "Index letters and Greek symbols go here too: место (h, t, a), 增益（γ）." in glossary
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
         "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
 

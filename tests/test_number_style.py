@@ -293,7 +293,7 @@ def test_the_guides_say_that_russian_maths_writes_the_decimal_comma():
     docs/words.md said that maths is not prose, as if $0.5$ were fine there (read61 G L8). Both give `$0{,}5$`, the
     form this module asks for."""
     glossary = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
-    assert "* Decimals take a comma: 0,330238, and in maths `{,}`: `$0{,}5$`." in glossary
+    assert "* Decimals take a comma (0,330238); in maths, write it `{,}` (`$0{,}5$`). (words.md)" in glossary  # read75 G L3
     from test_glossary import RULES
     [row] = [instead for lang, pattern, instead, _ in RULES if lang == "ru" and pattern.pattern == r"\d\.\d"]
     assert ("`$0{,}5$` in maths (`tests/test_number_style.py` also checks the interface texts and the maths)" in row
