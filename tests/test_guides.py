@@ -1288,7 +1288,9 @@ def test_the_notebook_time_target_is_the_benchmarks():
     one = re.search(r"\* `\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every "
                     r"language\. It marks each time over its target\. For §7 and §8 it also times a plain kernel, with "
                     r"NumPy's and OpenBLAS's defaults, as a learner's Jupyter starts it\. `make bench` times every "
-                    r"notebook, along with its other benchmarks\.", text)
+                    r"notebook in `chapters/` and `solutions/`, along with its other benchmarks\.", text)
+    # read75 A C1: the exercise notebooks are never timed (--kinds defaults to chapters and solutions)
+    assert not re.search(r"`make bench` times every notebook,", text)
     assert "enforces these targets. * `.venv/bin/python bench/notebook_times.py --only" in text
     assert 'a plain kernel (no numerical configuration), as a learner\'s Jupyter starts it' in bench
     assert len(re.search(r"^bench:.*\n((?:\t.*\n)*)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
