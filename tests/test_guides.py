@@ -3435,6 +3435,43 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     assert plain >= 20, plain
 
 
+def test_the_appendix_asserts_the_docstring_rule_the_guide_states():
+    """read75 A C2: the appendix's check was weaker than CONTRIBUTING.md's rule. It never looked for the full stop
+    after the sections, so `§2 Splits the heads` passed, and in `layers`, `decoder` and `plain_python` any docstring
+    without a section fell back to the module's. Now only the exceptions its prose names fall back. Run on lib as it
+    is, the appendix's code cell passes; with a function added whose docstring breaks the rule, it fails."""
+    import contextlib
+    import importlib
+    import io
+    from tools import nbsource
+    cells = nbsource.load(ROOT / "src" / "chapters" / "appendix.py", strict=False)
+    cell = next(c.text["en"] for c in cells if c.kind == "code" and "SECTIONS = re.compile" in c.text["en"])
+
+    def passes(module_name=None, name=None, doc=None):
+        module = importlib.import_module(f"lib.{module_name}") if module_name else None
+        if module:
+            def bad():
+                pass
+            bad.__doc__, bad.__module__, bad.__name__ = doc, module.__name__, name
+            setattr(module, name, bad)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(cell, {})
+            return True
+        except AssertionError:
+            return False
+        finally:
+            if module:
+                delattr(module, name)
+
+    assert passes()
+    assert passes("attention", "well_documented", "§2. Splits the heads.")
+    assert not passes("attention", "no_full_stop", "§2 Splits the heads.")
+    assert not passes("decoder", "no_section", "Splits the heads.")
+    assert not passes("layers", "no_full_stop", "§7 Splits the heads.")
+    assert passes("layers", "NewSaved", "NewSaved(x)")
+
+
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
@@ -3444,7 +3481,7 @@ def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings(
             "range). The appendix names the few exceptions and asserts the rule for the rest. A method's docstring "
             "need not follow the rule.") in flat("CONTRIBUTING.md")
     appendix_code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")   # what asserts it
-    assert "section = SECTIONS.match(inspect.getdoc(obj)" in appendix_code and "assert section, " in appendix_code
+    assert "section = SECTIONS.match(doc)" in appendix_code and "assert section, " in appendix_code
     # read66 A L21: several docstrings start with a list or a range of sections, which the appendix's SECTIONS takes
     pattern = re.search(r'^SECTIONS = re\.compile\(r"(.*)"\)$', (ROOT / "src" / "chapters" / "appendix.py").read_text(
         encoding="utf-8"), re.M).group(1).replace("\\\\", "\\")   # a line of a code cell: its backslashes doubled
