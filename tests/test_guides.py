@@ -3302,14 +3302,21 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     tests that fail on prose; read61 A C1: it left out four that do, tests/test_quizzes.py, test_quiz_witnesses.py,
     test_sections.py and test_code_sections.py, which read the headings, the defined terms and the §N.M the code
     cites). The list is derived, not kept by hand: every test file that reads the section sources or notebooks is
-    named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
+    named in the loop's command for a section or in the file its command after a prose change runs
+    (tests/prose_tests.txt), or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("### Build and test one source"):text.index("## One source, three languages")]
-    assert ("After any change to prose, also run the tests that read prose. With Chromium installed, "
-            "`tests/test_diagrams.py` also builds the whole site, which takes minutes:") in " ".join(loop.split())
+    # read75 A C3: the list left out tests/test_guides.py, which reads the appendix's glossary and §0's opening; the
+    # list now lives in one file, which pytest expands (`@file`), as tests/translation_tests.txt does for translators
+    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose, listed in "
+                     r"`(tests/prose_tests\.txt)`\. With Chromium installed, `tests/test_diagrams\.py` also builds the "
+                     r"whole site, which takes minutes:", " ".join(loop.split()))
+    assert said, "the sentence before the command after a prose change"
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
-    [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
-    files = prose_command.split()[4:]
+    assert f".venv/bin/python -m pytest -q @{said.group(2)}" in commands, commands
+    files = (ROOT / said.group(2)).read_text(encoding="utf-8").split()
+    assert len(files) == len(set(files)) == int(said.group(1)), files
+    assert "tests/test_guides.py" in files and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
     first = re.search(r"^ *\.venv/bin/python -m pytest -q chapters/(?:.*\\\n)*.*$", loop, re.M).group(0)
     assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
     assert not [f for f in files if f in first], files
@@ -3318,7 +3325,6 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
                                      r'chapters/\*|quizzes\.load_all|load_all\(\)|chapter_headings|'
                                      r'from test_glossary import|def source_texts'))
     not_named = {   # read the sections, but are not for the loop, and why
-        "tests/test_guides.py": "the guides' sentences: run after editing a guide",
         "tests/test_release.py": "counts the sections for CHANGELOG.md: in \"Before you open a pull request\"",
         "tests/test_nbsource.py": "the source format, on made-up sources",
         "tests/test_numeric_configs.py": "the notebooks' numerical configuration, not their text",
