@@ -352,8 +352,9 @@ def test_the_code_width_is_the_tests():
     width = re.search(r"^WIDTH = (\d+)", (ROOT / "tests" / "test_code_width.py").read_text(encoding="utf-8"), re.M)
     text = flat("CONTRIBUTING.md")
     rules = text[text.index("### Rules for code cells"):text.index("## Numbers that print the same")]
+    # read75 A L9: a full-width mark takes two columns too, as docs/translating.md says
     said = re.findall(r"a code line takes at most (\d+) columns \(`tests/test_code_width\.py`\), and a Chinese "
-                      r"character takes two\. Count the line as the notebook shows it: its indentation, its code and, "
+                      r"character or a full-width mark such as `，` takes two\. Count the line as the notebook shows it: its indentation, its code and, "
                       r"for a translated comment, the `# ` and the translation\.", rules)
     assert said == [width.group(1)], said
     assert text.count(f"{width.group(1)} columns") == 1
@@ -1291,7 +1292,9 @@ def test_the_notebook_time_target_is_the_benchmarks():
     one = re.search(r"\* `\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every "
                     r"language\. It marks each time over its target\. For §7 and §8 it also times a plain kernel, with "
                     r"NumPy's and OpenBLAS's defaults, as a learner's Jupyter starts it\. `make bench` times every "
-                    r"notebook, along with its other benchmarks\.", text)
+                    r"notebook in `chapters/` and `solutions/`, along with its other benchmarks\.", text)
+    # read75 A C1: the exercise notebooks are never timed (--kinds defaults to chapters and solutions)
+    assert not re.search(r"`make bench` times every notebook,", text)
     assert "enforces these targets. * `.venv/bin/python bench/notebook_times.py --only" in text
     assert 'a plain kernel (no numerical configuration), as a learner\'s Jupyter starts it' in bench
     assert len(re.search(r"^bench:.*\n((?:\t.*\n)*)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
@@ -1341,8 +1344,9 @@ def test_the_docstrings_the_guides_point_to_give_what_the_guides_left_to_them():
     # what CI=true is, said where the guide first names it (read61 A2 L23: it was said only in the sandbox part)
     # read74 A L4: CI is spelled out before `CI=true` is named
     first = contributing.index("`CI=true`")
-    assert contributing[:first].endswith("Continuous integration (CI, the automatic test run) runs `.ci/run`, which "
-                                         "sets "), contributing[first - 80:first]
+    # read75 A L3: "There, those tests" was ambiguous
+    assert contributing[:first].endswith("In continuous integration (CI, the automatic test run), `.ci/run` sets "), \
+        contributing[first - 80:first]
     assert re.search(r"^export CI=true$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
     sandbox = " ".join(doc("tests", "test_grading_sandbox.py").split())
     assert "These tests need root" in sandbox and "Locally they skip" in sandbox and "under CI=true" in sandbox
@@ -2468,9 +2472,10 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     text = flat("CONTRIBUTING.md")
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
     # read74 A L13: what %pip installs, then which of the two it is
-    assert ("The notebook builder replaces three placeholders: * `{{course_package}}`, in Markdown and code: what "
-            "`%pip install` installs: the repository named in `_config.yml`, or else the course's *wheel* (its "
-            "package as one `.whl` file, built by `make wheel`); * `{{course_wheel}}`, in Markdown "
+    # read75 A L7: three colons in one bullet
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code) becomes what "
+            "`%pip install` installs: the repository that `_config.yml` names, or else the course's "
+            "*wheel* (its package as one `.whl` file, built by `make wheel`); * `{{course_wheel}}`, in Markdown "
             "and code: the file name of that wheel; * `{{lang}}`, in code only: the notebook's language code."
             ) in part  # read62 A L3; read71 A L7: the wheel defined
     assert "when _config.yml names one, else the course's wheel" in " ".join(build_notebooks.course_package.__doc__.split())
@@ -3162,14 +3167,15 @@ def test_update_keeps_a_prose_translation_only_for_an_edit_it_can_match(tmp_path
     from tools import i18n
     text = flat("CONTRIBUTING.md")
     # read74 A L10: the step says what extract and update write; *fuzzy* is glossed here, its first use since read74 A L5
-    assert ("`extract` writes the English texts into the templates (`.pot`); `update` merges them into each "
-            "language's catalogue and marks as *fuzzy* (gettext's flag for \"check this translation again\") each "
-            "translation whose English changed. A paragraph of prose rewritten too far to be matched starts "
+    # read75 A L4: the object of "marks" no longer split by the gloss
+    assert ("`extract` writes the English texts into the templates (`.pot`). `update` merges them into each "
+            "language's catalogue. It marks each translation whose English changed as *fuzzy*, gettext's flag for "
+            "\"check this translation again\". A paragraph of prose rewritten too far to be matched starts "
             "untranslated, and its old translation becomes *obsolete*") in text
     assert "the English texts of the code and of src/ -> the templates (.pot)" in i18n.__doc__
     assert "merge the templates into every language's catalogues" in i18n.__doc__
     # *fuzzy* is defined once, where the guide first uses it (read62: it was used in "A quick loop" before its gloss)
-    assert text.count("*fuzzy*") == 1 and text.index("*fuzzy* (gettext's flag for \"check this translation again\")") \
+    assert text.count("*fuzzy*") == 1 and text.index("*fuzzy*, gettext's flag for \"check this translation again\"") \
         < text.index("fuzzy ")
     old = i18n._prose_catalogue("chapters", "ru")
     old.add("The mask keeps every key at or before the query.", "Маска оставляет ключи до запроса.",
@@ -3224,6 +3230,25 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
         build_notebooks.build(ROOT / "src" / "chapters" / "02_heads.py")
 
 
+def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
+    """CONTRIBUTING.md's "A figure" (read75 A L15c: it said where a new diagram's image line goes, not that
+    tools/diagrams.py must know the diagram): the four tables it names are the module's, and every diagram has an
+    entry in each. Also read75 A L2: which language decides opens "One source, three languages", not the loop's
+    procedure; L15b: the guide says how to run tests in one process, which pyproject.toml's two workers prevent."""
+    from tools import diagrams
+    text = flat("CONTRIBUTING.md")
+    assert ("Register the diagram in `tools/diagrams.py`: its function in `DIAGRAMS`, its section in `PLACES`, its "
+            "words in `WORDS` and its alt text in `ALT`.") in text
+    assert set(diagrams.DIAGRAMS) == set(diagrams.PLACES) == set(diagrams.WORDS) == set(diagrams.ALT)
+    assert all(callable(f) for f in diagrams.DIAGRAMS.values())
+    assert all((ROOT / "src" / "chapters" / f"{stem}.py").is_file() for stem in diagrams.PLACES.values())
+    one_source = text[text.index("## One source, three languages"):text.index("### Translated comments")]
+    assert one_source.startswith("## One source, three languages Chinese, not English, decides what the course means")
+    assert text.count("Chinese, not English, decides") == 1
+    assert "(add `-n 0` to run them in one process, not on two workers)" in text
+    assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
 def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     """CONTRIBUTING.md's loop, step 3 (read57 A1 C3, A2 C2: read inside "with --prose-only", it sent the words of a
     figure or a diagram to the same rebuild): it names what rebuilds them, as docs/translating.md does, and points
@@ -3231,14 +3256,15 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     text, guide = flat("CONTRIBUTING.md"), flat("docs", "translating.md")
     assert ("3. Rebuild what shows the texts you changed ([docs/translating.md, \"What to rebuild after "
             "translating\"](docs/translating.md#what-to-rebuild-after-translating)):") in text
-    figure = re.search(r"\* the words of an interactive figure: `(src/chapters/\w+\.py)` and `(src/chapters/\w+\.py)`, "
-                       r"without `--prose-only`;", text)    # the files to build, named (read63 A2 L18: "§1 and §2")
+    # read75 A L5: each bullet says what to do with a verb
+    figure = re.search(r"\* Words of an interactive figure: rebuild `(src/chapters/\w+\.py)` and "
+                       r"`(src/chapters/\w+\.py)` without `--prose-only`\.", text)    # the files to build, named (read63 A2 L18: "§1 and §2")
     assert figure and [p[:len("src/chapters/NN")] for p in figure.groups()] == ["src/chapters/01", "src/chapters/02"]
     assert all((ROOT / p).is_file() for p in figure.groups()) and f"{figure.group(1)} {figure.group(2)}" in guide
     # a diagram's alt text is in its section's Markdown too (read61 A L22, A2 L9: the step left that out), and is
     # changed there before the catalogues are updated: changed at this step, after them, its new English had no
     # translation in chapters.po and the builder refused the --prose-only rebuild (read63 A2 C1, A L9)
-    assert ("* the words of a diagram: run `.venv/bin/python tools/diagrams.py`, and if its alt text changed, rebuild "
+    assert ("* Words of a diagram: run `.venv/bin/python tools/diagrams.py`. If its alt text changed, also rebuild "
             "its section with `--prose-only`.") in text
     # read69 A L9: said before step 1, the rule interrupted the procedure; it now stands with the rule for alt text,
     # which is written before any step runs, and "A figure" gives the command that prints an image line
@@ -3287,8 +3313,9 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     # too; A2 L11: the packages were described twice; read71 A L3: "which needs root" had no clear antecedent)
     assert ("`make test`, `make book` and `make pdf` first install any Debian package they need that the machine lacks "
             "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, run `make test "
-            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. Continuous integration (CI, "
-            "the automatic test run) runs `.ci/run`, which sets `CI=true`. There, those tests fail instead.") in text
+            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. In continuous integration (CI, "
+            "the automatic test run), `.ci/run` sets `CI=true`, and those tests fail instead of skipping.") in text
+    assert "There, those tests" not in text   # read75 A L3: "There" had two readings
     # read73 A L3: "they fail instead" read as the packages or the targets; it is the tests
     assert "they fail instead" not in text
     assert text.count("Debian package") == 2, text.count("Debian package")
@@ -3320,14 +3347,21 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     tests that fail on prose; read61 A C1: it left out four that do, tests/test_quizzes.py, test_quiz_witnesses.py,
     test_sections.py and test_code_sections.py, which read the headings, the defined terms and the §N.M the code
     cites). The list is derived, not kept by hand: every test file that reads the section sources or notebooks is
-    named in the loop's command for a section or in its command after a prose change, or below with the reason it is not, and each named file reads them."""
+    named in the loop's command for a section or in the file its command after a prose change runs
+    (tests/prose_tests.txt), or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = text[text.index("### Build and test one source"):text.index("## One source, three languages")]
-    assert ("After any change to prose, also run the tests that read prose. With Chromium installed, "
-            "`tests/test_diagrams.py` also builds the whole site, which takes minutes:") in " ".join(loop.split())
+    # read75 A C3: the list left out tests/test_guides.py, which reads the appendix's glossary and §0's opening; the
+    # list now lives in one file, which pytest expands (`@file`), as tests/translation_tests.txt does for translators
+    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose, listed in "
+                     r"`(tests/prose_tests\.txt)`\. With Chromium installed, `tests/test_diagrams\.py` also builds the "
+                     r"whole site, which takes minutes:", " ".join(loop.split()))
+    assert said, "the sentence before the command after a prose change"
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
-    [prose_command] = [c for c in commands if c.startswith(".venv/bin/python -m pytest -q tests/")]
-    files = prose_command.split()[4:]
+    assert f".venv/bin/python -m pytest -q @{said.group(2)}" in commands, commands
+    files = (ROOT / said.group(2)).read_text(encoding="utf-8").split()
+    assert len(files) == len(set(files)) == int(said.group(1)), files
+    assert "tests/test_guides.py" in files and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
     first = re.search(r"^ *\.venv/bin/python -m pytest -q chapters/(?:.*\\\n)*.*$", loop, re.M).group(0)
     assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
     assert not [f for f in files if f in first], files
@@ -3336,7 +3370,6 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
                                      r'chapters/\*|quizzes\.load_all|load_all\(\)|chapter_headings|'
                                      r'from test_glossary import|def source_texts'))
     not_named = {   # read the sections, but are not for the loop, and why
-        "tests/test_guides.py": "the guides' sentences: run after editing a guide",
         "tests/test_release.py": "counts the sections for CHANGELOG.md: in \"Before you open a pull request\"",
         "tests/test_nbsource.py": "the source format, on made-up sources",
         "tests/test_numeric_configs.py": "the notebooks' numerical configuration, not their text",
@@ -3407,8 +3440,9 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     # check does (checked() writes them back); what sets these two apart is that their check's values are not the
     # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
     # read74 A L21: "one for one" was jargon
-    first_line_sentence = ("A function whose check returns something other than its arguments, in order, calls the "
-                           "check on its first line instead: `lib.decoder.train`, whose check makes `seed` a list, and "
+    # read75 A L10: ", in order," read as an aside
+    first_line_sentence = ("If a function's check returns anything other than the function's arguments in their order, "
+                           "the function calls the check on the first line of its body instead: `lib.decoder.train`, whose check makes `seed` a list, and "
                            "`lib.checks.chapter_model`.")
     assert ("A function names its check with `@checked(validate.its_check)`. " + first_line_sentence + " A method "
             "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
@@ -3421,8 +3455,9 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
     assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
-            "It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with what its "
-            "layer `before` returns.") in text   # read62 A L16, A2 L15: one sentence, two halves; read69 A L18
+            "It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with the output "
+            "of the `before` layer its caller passes.") in text   # read62 A L16, A2 L15; read69 A L18; read75 A L11
+    assert "before=None" in (ROOT / "lib" / "checks.py").read_text(encoding="utf-8")   # a keyword its caller passes
     functions = list(_lib_functions())
     decorated = {name for _, name, f in functions
                  if any(isinstance(d, ast.Call) and getattr(d.func, "id", None) == "checked" for d in f.decorator_list)}
@@ -3453,6 +3488,43 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     assert plain >= 20, plain
 
 
+def test_the_appendix_asserts_the_docstring_rule_the_guide_states():
+    """read75 A C2: the appendix's check was weaker than CONTRIBUTING.md's rule. It never looked for the full stop
+    after the sections, so `§2 Splits the heads` passed, and in `layers`, `decoder` and `plain_python` any docstring
+    without a section fell back to the module's. Now only the exceptions its prose names fall back. Run on lib as it
+    is, the appendix's code cell passes; with a function added whose docstring breaks the rule, it fails."""
+    import contextlib
+    import importlib
+    import io
+    from tools import nbsource
+    cells = nbsource.load(ROOT / "src" / "chapters" / "appendix.py", strict=False)
+    cell = next(c.text["en"] for c in cells if c.kind == "code" and "SECTIONS = re.compile" in c.text["en"])
+
+    def passes(module_name=None, name=None, doc=None):
+        module = importlib.import_module(f"lib.{module_name}") if module_name else None
+        if module:
+            def bad():
+                pass
+            bad.__doc__, bad.__module__, bad.__name__ = doc, module.__name__, name
+            setattr(module, name, bad)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(cell, {})
+            return True
+        except AssertionError:
+            return False
+        finally:
+            if module:
+                delattr(module, name)
+
+    assert passes()
+    assert passes("attention", "well_documented", "§2. Splits the heads.")
+    assert not passes("attention", "no_full_stop", "§2 Splits the heads.")
+    assert not passes("decoder", "no_section", "Splits the heads.")
+    assert not passes("layers", "no_full_stop", "§7 Splits the heads.")
+    assert passes("layers", "NewSaved", "NewSaved(x)")
+
+
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
     """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
@@ -3462,7 +3534,7 @@ def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings(
             "range). The appendix names the few exceptions and asserts the rule for the rest. A method's docstring "
             "need not follow the rule.") in flat("CONTRIBUTING.md")
     appendix_code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")   # what asserts it
-    assert "section = SECTIONS.match(inspect.getdoc(obj)" in appendix_code and "assert section, " in appendix_code
+    assert "section = SECTIONS.match(doc)" in appendix_code and "assert section, " in appendix_code
     # read66 A L21: several docstrings start with a list or a range of sections, which the appendix's SECTIONS takes
     pattern = re.search(r'^SECTIONS = re\.compile\(r"(.*)"\)$', (ROOT / "src" / "chapters" / "appendix.py").read_text(
         encoding="utf-8"), re.M).group(1).replace("\\\\", "\\")   # a line of a code cell: its backslashes doubled
@@ -3523,7 +3595,9 @@ def test_what_the_parity_test_compares_is_what_contributing_says():
     # read74 A L12: the comments are read in the sources, not in the committed notebooks the parity test compares
     assert ("The parity test also reads the section and exercise sources: it flags an untagged "
             "comment with two or more words of at least three Latin letters, or with two Chinese or Cyrillic "
-            "characters in a row. It misses a single word, such as `# logits`: tag that yourself.") in text
+            "characters in a row. It misses a lone English word, such as `# logits`: tag that yourself.") in text
+    # read75 A L8: a lone Cyrillic word, or two Chinese characters, is flagged; only a lone Latin word slips through
+    assert untranslated_prose_comments('x = 1  # logits\ny = 2  # логиты\nz = 3  # 对数\n') == ["# логиты", "# 对数"]
     read = {p.values[0].parent.relative_to(ROOT).as_posix() for p in test_language_parity.all_sources()}
     assert read == {"src/chapters", "src/solutions"}, read
     assert "load(source)" in inspect.getsource(test_language_parity.test_comments_in_code_are_translated)
@@ -4064,8 +4138,9 @@ def test_only_the_search_script_holds_words_of_its_own():
     site/README.md, which the guide links, says where the others get theirs and what that data is for."""
     text = flat("CONTRIBUTING.md")
     # read71 A L13: "show no words of their own ... Only course-search.js holds words" read as a contradiction
-    said = re.search(r"The site's scripts \(`site/static/\*\.js`\) hold no words that a reader sees: the build gives "
-                     r"them theirs \(\[site/README\.md\]\(site/README\.md\) says how\)\. Only `([\w-]+\.js)` holds "
+    # read75 A L12: "gives them theirs"
+    said = re.search(r"The site's scripts \(`site/static/\*\.js`\) hold no words that a reader sees: the site build "
+                     r"supplies their words \(\[site/README\.md\]\(site/README\.md\) says how\)\. Only `([\w-]+\.js)` holds "
                      r"words, those of each language it needs to parse a query, and it never shows them\.", text)
     assert said, "CONTRIBUTING.md no longer says which of the site's scripts holds words"
     from course_i18n import LANGUAGES
@@ -4358,7 +4433,7 @@ def test_an_interface_text_is_what_the_course_catalogues_translate():
     assert ("4. Update the catalogues, translate the text in each `course.po` and rebuild what shows it, as [When the "
             "English changes](#when-the-english-changes) says.") in part   # its steps named, not numbered (read63)
     step_3 = text[text.index("3. Rebuild what shows the texts you changed"):text.index("4. Confirm the translations")]
-    assert "the words of an interactive figure:" in step_3 and "the words of a diagram:" in step_3
+    assert "Words of an interactive figure:" in step_3 and "Words of a diagram:" in step_3
 
 
 def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():

@@ -36,10 +36,14 @@ for module_name in MODULES:
         if obj.__module__ != module.__name__:
             #en imported from another module and listed there
             continue
-        section = SECTIONS.match(inspect.getdoc(obj) or "")
-        if section is None and module_name in ON_DEMAND:
+        doc = inspect.getdoc(obj) or ""
+        section = SECTIONS.match(doc)
+        if section is None and module_name in ON_DEMAND and (
+                name.endswith("Saved") or module_name == "plain_python"):
             #en the section the module's docstring names first
             section = SECTIONS.search(inspect.getdoc(module))
+        elif section and not doc[section.end():].startswith("."):
+            section = None
         assert section, f"{module_name}.{name}"
         shown = section.group().replace("-", "–")
         print(f"{shown:<11} {module_name}.{name}")
