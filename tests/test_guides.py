@@ -4888,3 +4888,17 @@ def test_adding_a_language_names_the_files_that_name_every_language():
     assert all(lang.name in readme_opening and lang.name in abstract for lang in LANGUAGE_TABLE)
     assert ("Name it where README.md's opening and CITATION.cff's `abstract` name the three languages."
             in adding_a_language())
+
+
+def test_the_guides_give_one_time_for_the_whole_suite():
+    """README.md's test command and CONTRIBUTING.md's "Before you open a pull request" both say how long `make test`
+    takes; after read75 R the README said about 25 minutes (the clean-clone runs: 22-26 minutes on two cores) while
+    CONTRIBUTING.md still said about 20. They give one figure; docs/maintainers.md's list of benchmarks says which
+    notebooks bench/notebook_times.py times (read75 A C1 in CONTRIBUTING.md, the same words there)."""
+    minutes = {name: re.findall(r"about (\d+) minutes on two cores", (ROOT / name).read_text(encoding="utf-8"))
+               for name in ("README.md", "CONTRIBUTING.md")}
+    assert all(len(found) == 1 for found in minutes.values()) and len({found[0] for found in minutes.values()}) == 1, \
+        minutes
+    maintainers = flat("docs", "maintainers.md")
+    assert "`bench/notebook_times.py`: the execution time of each notebook in `chapters/` and `solutions/`" in maintainers
+    assert "`bench/notebook_times.py`: each notebook's execution time" not in maintainers
