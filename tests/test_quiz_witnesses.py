@@ -177,3 +177,23 @@ def test_a_translation_names_no_argument_in_code_the_english_does_not(lang):
     found = [f"{name}: {extra} in {part[lang]!r}" for name, q in QUESTIONS for part in quizzes.question_parts(q)
              for extra in set(CALL_ARGUMENT.findall(part[lang])) - set(CALL_ARGUMENT.findall(part["en"]))]
     assert not found, "\n".join(found)
+
+
+def test_the_plain_reshape_distractor_is_compared_with_the_reshape_only_split():
+    """read76 ru-12 C1: the §2.4 question on `merge_heads` explained its distractor "a plain reshape(B, T, D)" with
+    "time steps get mixed up, as in the split" (ru «как и при разбиении», zh «和拆分时一样»), and the split, split_heads,
+    mixes nothing. Only the reshape-only split of §2.2 does, so every language names that one and cites §2.2; the
+    arrays below show that the comparison is true of lib."""
+    import numpy as np
+    from lib.attention import split_heads
+    question = _asked_by("merge_is")
+    (why,) = [second for first, second in question.wrong if first.claim == "plain reshape"]
+    named = {"en": "reshape-only split of §2.2", "zh": "§2.2 中只用 `reshape` 的拆分", "ru": "разбиении одним `reshape` в §2.2"}
+    assert all(named[lang] in why[lang] for lang in LANGUAGES), why.texts
+    B, T, D, H = 2, 3, 8, 2
+    d = D // H
+    x = np.arange(B * T * D).reshape(B, T, D)
+    time = x // D % T                                                  # the time step each entry came from
+    rows = np.arange(T)[None, None, :, None]
+    assert np.all(split_heads(time, H) == rows)                        # the split keeps every row at its time
+    assert not np.all(time.reshape(B, H, T, d) == rows)               # reshape alone mixes them
