@@ -21,7 +21,7 @@ md(r"""
 Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example. Here it also shows that $W_O$ produces a negative entry: no weighted mean of this example's values could have one, since all their coordinates lie in [0, 1] (§2.5).
-* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the masked model's outputs at the prefix positions do not move, while those of the unmasked control move by about 39.77. That change shows that the test can see a leak at all.
+* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the outputs of the model of §4.1 at the prefix positions do not move, while those of the negative control, the same model with the mask off, move by about 39.77. The control's change shows that the test can see a leak at all.
 * **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). With positions added, the same swap gives 0.0471 (no. 5): the swap then becomes visible.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: feeding the tokens one at a time through the cache gives the same outputs as the full forward pass, and resetting the position to 0 shows that the comparison can see a position mistake.
 
