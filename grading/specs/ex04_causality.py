@@ -103,7 +103,7 @@ def _causal2_public():
     leak, control = _change(5, "time_norm", ids, 2, 0), _change(5, "unmasked", ids, 2, 0)
     return [
         Case("causal", args + (2, 0), setup=_verdict_setup(5, "causal", "unmasked"),
-             label="a causal model, the unmasked control"),
+             label="a causal model, the same model with the mask off as control"),
         Case("time-normalisation", args + (2, 0), setup=_verdict_setup(5, "time_norm", "unmasked"),
              label="a model normalising over time"),
         Case("unmasked", args + (3, 6), setup=_verdict_setup(5, "unmasked", "unmasked"),
@@ -269,10 +269,13 @@ EXERCISES = [
         reference="grading.references.perturbation_verdict", forbidden=_LIBRARY_CHECKS,
         public=_causal2_public, hidden=_causal2_hidden,
         hidden_kinds={
-            "causal-vs-unmasked": Kind("a random causal model, the unmasked control", like="causal"),
-            "time_norm-vs-unmasked": Kind("a random model normalising over time, the unmasked control",
+            "causal-vs-unmasked": Kind("a random causal model, the same model with the mask off as control",
+                                       like="causal"),
+            "time_norm-vs-unmasked": Kind("a random model normalising over time, a causal model with the mask off "
+                                          "as control",
                                           like="time-normalisation"),
-            "feature_norm-vs-unmasked": Kind("a random model normalising over features, the unmasked control",
+            "feature_norm-vs-unmasked": Kind("a random model normalising over features, a causal model with the mask "
+                                             "off as control",
                                              like="causal"),
             "causal-vs-constant": Kind("a random causal model, a control whose output never changes",
                                        like="constant-control"),

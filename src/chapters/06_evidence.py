@@ -11,21 +11,21 @@ md(r"""
 
 | no. | what is checked | value | kind of evidence | taught in |
 | --- | --- | --- | --- | --- |
-| 1 | row 1 of the two-head output computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
+| 1 | row 1 of the two-head output for `<bos> 春`, without positions, computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
 | 2 | future-perturbation test: change of the first two rows | 0.0 | future-perturbation test | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | future-perturbation test | §4.4 |
-| 4 | right padding removed / replaced by `<unk>`: change at the real positions | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the replacement is new) |
+| 4 | right padding removed / replaced by `<unk>`: change at the real positions | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the replacement is new here) |
 | 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 
 Each kind does what the others cannot:
 
-* **Hand computation** (no. 1) confirms every step of a small example. Here it also shows that $W_O$ produces a negative entry: no weighted mean of this example's values could have one, since all their coordinates lie in [0, 1] (§2.5).
-* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the masked model's outputs at the prefix positions do not move, while those of the unmasked control move by about 39.77. That change shows that the test can see a leak at all.
-* **A structural argument** (nos. 4 and 5) derives from the architecture a statement that holds for every input; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). With positions added, the same swap gives 0.0471 (no. 5): the swap then becomes visible.
+* **Hand computation** (no. 1) confirms every step of a small example. Here it also shows that $W_O$ produces a negative entry: no weighted average of this example's values could have one, since all their coordinates lie in [0, 1] (§2.5).
+* **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the outputs of the model of §4.1 at the prefix positions do not move, while those of the negative control, the same model with the mask off, move by about 39.77. The control's change shows that the test can see a leak at all.
+* **A structural argument** (nos. 4 and 5) derives a statement that holds for every input from the architecture alone; the number only illustrates it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). With positions added, the same swap gives 0.0471 (no. 5): the swap then becomes visible.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: feeding the tokens one at a time through the cache gives the same outputs as the full forward pass, and resetting the position to 0 shows that the comparison can see a position mistake.
 
-The cell below recomputes all six on the model of §4.1. They are illustrations, each on one small example.
+The cell below recomputes all six on the model of §4.1. Each check runs on one small example.
 """)
 
 code(r"""
@@ -83,7 +83,7 @@ md(r"""
 
 All the numbers above come from `lib`, and only no. 1 is checked against something outside it: a formula worked out by hand. That check would catch a wrong scale factor, but not every bug. Suppose `lib` split the features into heads by interleaving them instead of taking them in blocks. This example would still give the hand-computed rows, and the cache would still agree with the full forward pass, since the cached step splits the same way. The other assertions compare one use of `lib` with another, or with values that `lib` itself once printed, so they too would miss a bug that was there from the start. This subsection therefore adds a route that shares no code with `lib`'s NumPy implementation.
 
-§3.4 computed the last row of the layer with `lib/plain_python.py`, a module that uses only lists, loops and the `math` module, and imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. By §4.2, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below does just that. Its `positions` argument reproduces the reset bug directly: the third token, placed at position 0, reads the keys and values of positions 0 and 1 and its own wrongly placed row, which is what the faulty cached step of §5.3 reads.
+§3.4 computed the last row of the layer with `lib/plain_python.py`, a module that uses only lists, loops and the `math` module, and imports nothing else. Its `input_rows` adds the token and position rows. Its `read` does what one query does: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. As §4.2 showed, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below does just that. Its `positions` argument reproduces the reset-to-zero bug of §5.3 directly: with `positions=[0, 1, 0]` the third token reads the keys and values of positions 0 and 1 and its own, wrongly placed, row. That is exactly what the faulty cached step reads.
 
 The tables are the model's own, turned into lists: the two routes share the data, not the code.
 """)
@@ -143,11 +143,11 @@ assert py[2] == 0.0
 """)
 
 md(r"""
-Below, the plain-Python results are printed next to those of `lib`, one line for each recomputed check: its number, the value from `lib`, the plain-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the plain-Python value. No. 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, coordinate 2, both counted from 0).
+The cell below prints one line per recomputed check: its number, the value from `lib`, the plain-Python value, and whether the two differ by at most $10^{-14}$ times the magnitude of the plain-Python value. No. 1 compares $2\alpha-1$, entry `[1, 2]` of the two-head output (row 1, coordinate 2, both counted from 0).
 
 No. 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of no. 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the outputs at the real positions of the padded input with those of the same text without padding.
 
-Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides after the sum and sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. Since any difference is rounding error, the cell prints whether it stays within the bound, not the difference itself.
+Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides each dot product by $\sqrt{d}$ after summing it, and it sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. Since any difference is rounding error, the cell prints whether it stays within the bound, not the difference itself.
 """)
 
 code(r"""
@@ -165,7 +165,7 @@ md(r"""
 ## 6.3 What these checks do not prove
 
 * **No training.** Nothing here updates the token embeddings, the position table or the projections; there is no loss and no gradient. The checks concern the structure of the operators, not what a model can learn.
-* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters. A complete multi-layer model is tested in code only in §7.
+* **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters. A complete multi-layer model is not tested in code until §7.
 * **Hand-chosen parameters suit hand computation, not testing.** With $W_Q$, $W_K$, $W_V$ all identity matrices and a symmetric $W_O$, the arithmetic can be done by hand, but some mistakes become invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes: first $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters.
 
   On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show at once. That is why §4 and §5 repeat their checks on random models.

@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so the distance to $\mathcal{L}^*$ showed what was left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) with and without the mask on verse in this edition's language. Then it lets both models write. In each edition the models train on that edition's text. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and lists the poems, stanzas and lines each file leaves out:
+§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so the distance to $\mathcal{L}^*$ showed what was left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) with and without the mask on verse in this edition's language. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and lists the poems, stanzas and lines each file leaves out:
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -32,7 +32,14 @@ from lib.decoder import Decoder, train
 md(r"""
 ## 8.1 The texts, and why $\mathcal{L}^*$ is not a floor for the language
 
-Each line of a file is one line of verse, except in the Chinese text, where it is a couplet of two five-character lines. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1.2), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each text, its language, its number of lines (all, training, held out), its number of characters, the vocabulary size $\lvert\mathcal V\rvert$ (special tokens included), $C$ (one more than the longest line), and its first line.
+Each line of a file is one line of verse, except in the Chinese text, where it is a couplet of two five-character lines. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1.2), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each of them:
+
+1. its language;
+2. its number of lines: all, training, held out;
+3. its number of characters;
+4. the vocabulary size $\lvert\mathcal V\rvert$, special tokens included;
+5. $C$, one more than the longest line;
+6. its first line.
 """)
 
 code(r"""
@@ -68,7 +75,7 @@ assert couplets == [True, False, False]
 md(r"""
 The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can bring the loss below $\mathcal{L}^*$: the number of training lines times the natural logarithm of that number, divided by the number of scored targets (in §7.2, 216 lines and 1666 scored targets: $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. The second printed row of each text shows why the counting argument of §7.2 runs out of data so quickly: for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters begin some training line. After eight characters almost no held-out line still matches the start of a training line, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. The second printed row of each text gives, for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters are also the start of some training line. It shows why the counting argument of §7.2 runs out of data so quickly. After eight characters almost no held-out line still matches the start of a training line, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
 
 What remains are reference points, not floors. The third row shows two of them and one more number:
 
@@ -189,7 +196,7 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and stay well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model's loss stays above five times $\mathcal{L}^*$ at every step and every seed, on each of the three texts (the notebook of each edition checks this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn, except which lines the corpus happens to leave out. Here the distance says nothing: the bound measures memorising these lines, not knowing the language.
+The masked model's loss stays above five times $\mathcal{L}^*$ at every step and every seed, on each of the three texts (the page of each edition checks this for its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn, except which lines the corpus happens to leave out. Here the distance says nothing: the bound measures memorising these lines, not knowing the language.
 
 The cell below prints one row per seed, with these columns:
 
@@ -246,8 +253,10 @@ assert np.all(hidden[False] > held[True] + 2)
 #en better than character frequencies in en and ru, not in zh
 below = int(np.sum(trained[False] < memorised))
 assert below == dict(zip("zh en ru".split(), (0, 4, 5)))[PAGE]
-#en yet some single batch losses are below it on every text, zh included
-assert np.any(unmasked_losses < memorised)
+#en yet batch losses are below it on every text: of the 1500, only one in
+#en zh (the last step of seed 1), more than a hundred in en and in ru
+dips = np.argwhere(unmasked_losses < memorised).tolist()
+assert (len(dips) > 100 if PAGE in "en ru".split() else dips == [[299, 1]])
 assert np.all(held[True] < unigram) == (PAGE in "en ru".split())
 """, tags=("page-text",))
 
@@ -257,7 +266,7 @@ At every seed, on each of the three texts:
 * the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, as long as it is computed the way the model was trained. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
 * with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that matters when the model writes, since the next character of a line does not exist until the model has written it.
 
-A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model's loss over all training lines goes below $\mathcal{L}^*$ at all five seeds on the Russian text, at four on the English one, and at none on the Chinese one. A single batch loss can still dip below the bound, on every text, the Chinese one included: the bound holds for the loss over all training lines, not for a batch of 16 of them. Figure 8.1 shows such dips on the text of this edition: some of the unmasked model's batch losses fall below the dashed line.
+A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model's loss over all training lines goes below $\mathcal{L}^*$ at all five seeds on the Russian text, at four on the English one, and at none on the Chinese one. A single batch loss can still dip below the bound, on every text: the bound holds for the loss over all training lines, not for a batch of 16 of them. Of the unmasked model's 1500 batch losses (300 steps at five seeds), more than a hundred fall below $\mathcal{L}^*$ on the English text and on the Russian one, but only one on the Chinese text, at the last step of seed 1. Figure 8.1 shows those of this edition's text.
 
 On the held-out lines, the masked model beats the unigram model on the English and Russian texts, but not on the Chinese one. Most characters there occur only a few times, and 8% of the held-out lines' characters never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
 """)
@@ -333,7 +342,7 @@ assert (by_seed[True][:, 1].max() < 3 * in_text
 """, tags=("page-text",))
 
 md(r"""
-At seed 0 the masked model's lines are far from poetry, but they have the shape of the text's lines (the two numbers printed above: the mean length of a line, and how often a character repeats the one before it); the unmasked model's lines are full of repeated characters. The rows make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the character before it at a rate of the same order as the text's (less than three times as often); the unmasked model repeats it more than ten times as often.
+At seed 0 the masked model's lines are far from poetry, but they have the shape of the text's lines; the unmasked model's lines are full of repeated characters. Two numbers measure that shape: the mean length of a line, and how often a character repeats the one before it. The rows printed for each seed make this precise. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the previous character at a rate of the same order as the text does (less than three times as often); the unmasked model repeats it more than ten times as often.
 
 The likely reason lies in the unmasked model's training: at every position the answer sat in the next position of the input, and the model learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
 """)
@@ -342,7 +351,7 @@ md(r"""
 ## 8.4 Summary
 
 * On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed. So the fact that the masked model's loss stays above five times $\mathcal{L}^*$ says nothing about what it has left to learn.
-* A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The loss with the future hidden shows the leak at every seed on each text: more than 2 above the masked model's, even though its training loss and its held-out loss, computed as it was trained, are both lower.
+* A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The unmasked model's loss with the future hidden shows the leak at every seed on each text: it is more than 2 above the masked model's, even though the unmasked model's training loss and held-out loss, computed as it was trained, are both lower.
 * What the models write shows the same: the masked model's lines have the shape of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.
 """)
