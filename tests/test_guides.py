@@ -4875,8 +4875,14 @@ def test_the_gradescope_failure_message_is_listed_among_the_texts_outside_the_ca
     outside = guide.split("## Texts outside the course's catalogues", 1)[1].split("## ", 1)[0]
     assert ("the message a student sees on Gradescope when the grader writes no result, one paragraph per language, "
             "in `tools/gradescope/run_autograder`;") in outside
-    assert ("Add its paragraph to the message of `tools/gradescope/run_autograder` for an upload the grader could not "
-            "grade.") in adding_a_language()
+    # The paragraph is written only when the grader left no results.json; an upload the grader cannot grade (no
+    # notebook) gets the grader's own translated reason instead (read76 T C1: step 13 said the opposite).
+    guarded = script.split('if [ ! -s "$RESULTS" ]; then\n', 1)
+    assert len(guarded) == 2 and "text = (" in guarded[1] and "text = (" not in guarded[0]
+    assert "nothing_gradable" in (ROOT / "grading" / "messages.py").read_text(encoding="utf-8")
+    assert ("Add its paragraph to the message in `tools/gradescope/run_autograder` that a student sees when the grader "
+            "itself did not finish and wrote no result.") in adding_a_language()
+    assert "could not grade" not in adding_a_language()
 
 
 def test_adding_a_language_names_the_files_that_name_every_language():
