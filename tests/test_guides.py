@@ -4932,3 +4932,15 @@ def test_the_guides_give_one_time_for_the_whole_suite():
     maintainers = flat("docs", "maintainers.md")
     assert "`bench/notebook_times.py`: the execution time of each notebook in `chapters/` and `solutions/`" in maintainers
     assert "`bench/notebook_times.py`: each notebook's execution time" not in maintainers
+
+
+def test_the_translators_guide_says_what_diagrams_check_does():
+    """docs/translating.md, "What to rebuild after translating": after a redraw, `tools/diagrams.py --check` writes
+    nothing and names every stale file, the wide versions too (read76 T L12: "names any file still stale" right after
+    a redraw left the reader to wonder why to run it)."""
+    text = flat("docs", "translating.md")
+    assert ("`.venv/bin/python tools/diagrams.py --check` writes nothing and names every stale file, wide versions "
+            "(`*-wide.svg`) included.") in text
+    source = (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
+    assert 'help="compare with the committed files, write nothing"' in source
+    assert "(render_wide(name, lang), wide_path(name, lang))" in source and "stale.append(" in source
