@@ -2932,7 +2932,8 @@ def test_the_install_note_has_one_entry_per_exercise_source():
     from tools import i18n, prose
     text = flat("docs", "translating.md")
     assert ('Every exercise notebook shows the note that begins "If you opened this notebook outside the course", so '
-            "`solutions.po` has it once per exercise set: translate them alike") in text
+            "`solutions.po` holds it once per exercise set: give every copy the same translation.") in text
+    assert "translate them alike" not in text            # read76 T L11: "them" had no clear antecedent
     assert INSTALL_NOTE.strip().startswith("If you opened this notebook outside the course,")   # read63 T L6
     sources = [f"solutions/{path.stem}" for path in i18n.prose_sources("solutions")]
     entries = [m for m in i18n.read(prose.template_path("solutions")) if m.id and m.id.strip() == INSTALL_NOTE.strip()]
@@ -3764,9 +3765,13 @@ def test_check_names_an_entry_as_the_translators_loop_says_to_search_for_it():
     lines long, the entry `check` names): `check` names an entry by its catalogue and its `[msgctxt]`, and a prose
     entry also by its first English words."""
     from tools import i18n
-    assert ("`check` prints one line for each entry left to translate: the catalogue, the `msgctxt` in brackets and, "
-            "for prose, the first English words. Search the catalogue for those words (for an interface text, for the "
-            "key):") in flat("docs", "translating.md")      # read73 T L3: an interface line has no English words
+    # read76 T L5: `check` names every problem, not only untranslated entries, and the example comes before the search
+    text = flat("docs", "translating.md")
+    assert ("`check` prints one line for each problem ([What `check` reports](#what-check-reports)): the catalogue, "
+            "the `msgctxt` in brackets and, for prose, the first English words: ``` "
+            "src/locales/ru/LC_MESSAGES/chapters.po [chapters/02_heads] ") in text
+    assert ": not translated ``` Search the catalogue for those words, or for an interface text's key." in text
+    assert "## What `check` reports" in text     # the link's target
     source = (ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
     assert 'where = message.context, f"{prose.shown(path)} [{message.context}]"' in source
     assert 'where = f"{prose.shown(path)} [{message.context}] {prose.preview(message.id)!r}"' in source
@@ -3790,9 +3795,24 @@ def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
                                               ).read_text(encoding="utf-8"), entry
     text = flat("docs", "translating.md")
     assert ("* in a section, cell 7 of `src/chapters/02_heads.py` has the id `02-heads-07` in "
-            "`chapters/{zh,en,ru}/02_heads.ipynb`; * in an exercise set, the numbering is the same, in "
-            "`solutions/{zh,en,ru}/`, except for the set's title and introduction (tagged `exercise`), which only "
+            "`chapters/{zh,en,ru}/02_heads.ipynb`; * in an exercise set, the numbering is the same (`ex02-heads-07`), "
+            "in `solutions/{zh,en,ru}/`, except for the set's title and introduction (tagged `exercise`), which only "
             "`exercises/{zh,en,ru}/` shows;") in text       # read69 T L11: one line for each kind of source
+    for lang in LANGUAGES:                  # read76 T L14: an exercise set's ids start with its stem, ex02
+        cells = json.loads((ROOT / "solutions" / lang / "ex02_heads.ipynb").read_text(encoding="utf-8"))["cells"]
+        assert "ex02-heads-07" in [c["id"] for c in cells], lang
+    # read76 T L4: the example's space before «с» is a no-break space, and the guide says so
+    assert "{seconds}\u00a0с\"" in entry
+    assert ('The space before «с» is a no-break space, U+00A0 ([glossary.md, "Rules the tests '
+            'check"](glossary.md#rules-the-tests-check)).') in text
+    rules = flat("docs", "glossary.md").split("## Rules the tests check", 1)[1].split("## ", 1)[0]
+    assert "in Russian, a no-break space, U+00A0, joins a number to its unit" in rules
+    # read76 T L13: status ends each file's list with the confirm command, a --cell per stale cell
+    assert ("`status` ends each file's list with the `confirm` command for its stale cells: run it once you have read "
+            "them all.") in text
+    from tools import translations
+    describe = inspect.getsource(translations.describe)
+    assert 'f" --cell {i}" for i, _, _ in stale' in describe and "translations.py confirm {rel}{cells}" in describe
     from tools import nbsource                  # read59 T C1: those cells are in the exercise notebooks alone
     tagged = {kind: sum(nbsource.EXERCISE_TAG in c["metadata"].get("tags", []) for c in json.loads(
         (ROOT / kind / "en" / "ex01_allowed_set.ipynb").read_text(encoding="utf-8"))["cells"])
@@ -4792,8 +4812,10 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     text = flat("docs", "translating.md")
     steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
     # read74 T L8: the example says it is the file's form, and what a PO editor takes instead
-    assert "(Russian `$0{,}5$`, and `$557\\\\,056$` as the file holds it). In the file, as in the `msgid`, a " \
-           "backslash is doubled and a double quote written `\\\"`. A PO editor shows them single." in steps
+    # read76 T L10: the rule on backslashes comes before the example that uses it
+    assert "In the file, as in the `msgid`, a backslash is doubled and a double quote written `\\\"`; a PO editor " \
+           "shows them single. Write a number in the maths as your language does: in Russian `$0{,}5$`, and " \
+           "`$557\\\\,056$` as the file holds it." in steps
     assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
     po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
@@ -4875,8 +4897,14 @@ def test_the_gradescope_failure_message_is_listed_among_the_texts_outside_the_ca
     outside = guide.split("## Texts outside the course's catalogues", 1)[1].split("## ", 1)[0]
     assert ("the message a student sees on Gradescope when the grader writes no result, one paragraph per language, "
             "in `tools/gradescope/run_autograder`;") in outside
-    assert ("Add its paragraph to the message of `tools/gradescope/run_autograder` for an upload the grader could not "
-            "grade.") in adding_a_language()
+    # The paragraph is written only when the grader left no results.json; an upload the grader cannot grade (no
+    # notebook) gets the grader's own translated reason instead (read76 T C1: step 13 said the opposite).
+    guarded = script.split('if [ ! -s "$RESULTS" ]; then\n', 1)
+    assert len(guarded) == 2 and "text = (" in guarded[1] and "text = (" not in guarded[0]
+    assert "nothing_gradable" in (ROOT / "grading" / "messages.py").read_text(encoding="utf-8")
+    assert ("Add its paragraph to the message in `tools/gradescope/run_autograder` that a student sees when the grader "
+            "itself did not finish and wrote no result.") in adding_a_language()
+    assert "could not grade" not in adding_a_language()
 
 
 def test_adding_a_language_names_the_files_that_name_every_language():
@@ -4902,3 +4930,15 @@ def test_the_guides_give_one_time_for_the_whole_suite():
     maintainers = flat("docs", "maintainers.md")
     assert "`bench/notebook_times.py`: the execution time of each notebook in `chapters/` and `solutions/`" in maintainers
     assert "`bench/notebook_times.py`: each notebook's execution time" not in maintainers
+
+
+def test_the_translators_guide_says_what_diagrams_check_does():
+    """docs/translating.md, "What to rebuild after translating": after a redraw, `tools/diagrams.py --check` writes
+    nothing and names every stale file, the wide versions too (read76 T L12: "names any file still stale" right after
+    a redraw left the reader to wonder why to run it)."""
+    text = flat("docs", "translating.md")
+    assert ("`.venv/bin/python tools/diagrams.py --check` writes nothing and names every stale file, wide versions "
+            "(`*-wide.svg`) included.") in text
+    source = (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
+    assert 'help="compare with the committed files, write nothing"' in source
+    assert "(render_wide(name, lang), wide_path(name, lang))" in source and "stale.append(" in source
