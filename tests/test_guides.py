@@ -1089,9 +1089,10 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
     # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
-    # read74 A L5: "When the English changes" now comes before "Build and test one source"
-    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## One source, three")]
-    assert "`make notebooks` writes every notebook" in one_source
+    # read76 A L7: after the numbered steps, not inside step 2
+    one_source = contributing[contributing.index("### Build and test one source"):
+                              contributing.index("### When the English changes")]
+    assert "`make notebooks` writes every notebook" in one_source[one_source.index(" 4. "):]
 
 
 def test_adding_a_language_lists_the_sidebar_captions():
@@ -2615,13 +2616,19 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
-    loop = contributing[contributing.index("### When the English changes"):contributing.index("### Build and test one")]
-    # read74 A L5: the loop pointed forward into this procedure three times; the procedure now comes first, and the
-    # loop's rebuild and test follow it, pointing back only
-    assert contributing.index("### Set up once") < contributing.index("### When the English changes") < \
-        contributing.index("### Build and test one source")
-    assert "1. If its English prose changed, first do steps 1 and 2 of [When the English changes]" \
-        "(#when-the-english-changes) above." in contributing
+    loop = contributing[contributing.index("### When the English changes"):contributing.index("## One source, three")]
+    # read74 A L5 found the two procedures pointing into each other by step number; read76 A L2 found the loop opening
+    # with the translation procedure. The everyday loop now comes first, and each names the other, by link only
+    assert contributing.index("### Set up once") < contributing.index("### Build and test one source") < \
+        contributing.index("### When the English changes")
+    one = contributing[contributing.index("### Build and test one source"):contributing.index("### When the English")]
+    assert ("1. If its English prose changed, first update the catalogues and translate, as [When the English "
+            "changes](#when-the-english-changes) says.") in one
+    assert ("3. If its English prose changed, confirm the translations, as [When the English "
+            "changes](#when-the-english-changes) says.") in one
+    assert "rebuild its source with `--prose-only`, as [Build and test one source](#build-and-test-one-source) says." \
+        in loop
+    assert not re.search(r"steps? \d", one) and not re.search(r"steps? \d", loop[:loop.index("If you cannot")])
     three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
     assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
     assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
@@ -3202,10 +3209,14 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools import build_notebooks
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
-    assert ("The builder refuses a source whose translations are missing or fuzzy and names the texts. Given several sources, it stops at the first it refuses; the "
-            "sources before it have already been rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
+    # read76 A L2: the loop now comes before "When the English changes", which defines *fuzzy*, so it says what fuzzy means
+    assert ("The builder refuses a source with a translation that is missing or older than its English, and names the "
+            "texts. Given several sources, it stops at the first it refuses; the "
+            "sources before it have already been rebuilt.") in text
+    assert "is marked fuzzy (its English changed since it was translated)" in (ROOT / "tools" / "prose.py").read_text(
+        encoding="utf-8")   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
-    # read74 A L5: its first use is now step 3 of "When the English changes", which comes before the loop's rebuild
+    # read76 A L2, L16: its first use is again step 2 of "Build and test one source", now the loop's first procedure
     assert text.count("keeps the committed outputs") == 1 and 0 < text.index("keeps the committed outputs") - text.index(
         "`--prose-only`") < 40
     built = []
@@ -3242,9 +3253,12 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert set(diagrams.DIAGRAMS) == set(diagrams.PLACES) == set(diagrams.WORDS) == set(diagrams.ALT)
     assert all(callable(f) for f in diagrams.DIAGRAMS.values())
     assert all((ROOT / "src" / "chapters" / f"{stem}.py").is_file() for stem in diagrams.PLACES.values())
-    one_source = text[text.index("## One source, three languages"):text.index("### Translated comments")]
-    assert one_source.startswith("## One source, three languages Chinese, not English, decides what the course means")
-    assert text.count("Chinese, not English, decides") == 1
+    # read76 A L3: the rule matters to whoever changes English, so it now opens "When the English changes"
+    assert text[text.index("### When the English changes"):].startswith(
+        "### When the English changes Chinese is the reference text: if you change what an English passage means, "
+        "check that the Chinese says the same, and where the two differ, correct the English ([docs/translating.md, "
+        "\"Which language decides\"](docs/translating.md#which-language-decides)). 1. Update the catalogues")
+    assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
     assert "(add `-n 0` to run them in one process, not on two workers)" in text
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
@@ -3289,11 +3303,14 @@ def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
     from tools import translations
     text = flat("CONTRIBUTING.md")
     assert ("`.venv/bin/python tools/translations.py status` lists each *stale* cell (one changed since its three "
-            "languages were last confirmed together) with its number N. In a quiz, N numbers the questions, from 0."
+            "languages were last confirmed together) with its number N. In a quiz, N counts the questions of the whole "
+            "file, from 0."
             ) in text
     doc = " ".join(translations.__doc__.split())
     assert "In a quiz source, ``--cell N`` is question N (counted from 0" in doc
     source = (ROOT / "tools" / "translations.py").read_text(encoding="utf-8")
+    # read76 A L10: across the file's subsections, not restarting in each
+    assert "for section in quizzes.load(pathlib.Path(source), strict=False) for q in section.questions" in source
     assert 'sub.add_parser("status"' in source and "{'question' if is_quiz(source) else 'cell'} {index}" in source
 
 
@@ -3350,12 +3367,14 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     named in the loop's command for a section or in the file its command after a prose change runs
     (tests/prose_tests.txt), or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    loop = text[text.index("### Build and test one source"):text.index("## One source, three languages")]
+    loop = text[text.index("### Build and test one source"):text.index("### When the English changes")]
     # read75 A C3: the list left out tests/test_guides.py, which reads the appendix's glossary and §0's opening; the
     # list now lives in one file, which pytest expands (`@file`), as tests/translation_tests.txt does for translators
-    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose, listed in "
-                     r"`(tests/prose_tests\.txt)`\. With Chromium installed, `tests/test_diagrams\.py` also builds the "
-                     r"whole site, which takes minutes:", " ".join(loop.split()))
+    # read76 A L8: the command follows the sentence that names the list, not the one about Chromium
+    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose "
+                     r"\(`(tests/prose_tests\.txt)`\): ```bash \.venv/bin/python -m pytest -q @tests/prose_tests\.txt "
+                     r"``` With Chromium installed, `tests/test_diagrams\.py` also builds the whole site, which takes "
+                     r"several minutes\.", " ".join(loop.split()))
     assert said, "the sentence before the command after a prose change"
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     assert f".venv/bin/python -m pytest -q @{said.group(2)}" in commands, commands
