@@ -3259,8 +3259,20 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
         "check that the Chinese says the same, and where the two differ, correct the English ([docs/translating.md, "
         "\"Which language decides\"](docs/translating.md#which-language-decides)). 1. Update the catalogues")
     assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
-    assert "(add `-n 0` to run them in one process, not on two workers)" in text
+    # read76 A L13: the workers were named, not explained
+    assert ("(pytest runs them in two worker processes, `-n 2` in `pyproject.toml`; add `-n 0` to run them in one)"
+            ) in text and "not on two workers" not in text
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
+    assert ("The repository is not hosted publicly yet (README.md), so a pull request here is your branch, offered to "
+            "the course's maintainers to merge.") in text
+    assert "and the repository is not hosted publicly." in flat("README.md")
+    assert ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
+            "and figures under CC BY-SA 4.0. It sets no separate terms for contributions.") in text
+    licence = flat("LICENSE")
+    assert "1. The code: MIT License" in licence and "2. The text and the figures: Creative Commons " \
+        "Attribution-ShareAlike 4.0 International" in licence and "the documentation: README.md, CONTRIBUTING.md" in licence
+    assert "contribution" not in licence.lower()
 
 
 def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
@@ -3460,10 +3472,12 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
     # read74 A L21: "one for one" was jargon
     # read75 A L10: ", in order," read as an aside
-    first_line_sentence = ("If a function's check returns anything other than the function's arguments in their order, "
-                           "the function calls the check on the first line of its body instead: `lib.decoder.train`, whose check makes `seed` a list, and "
-                           "`lib.checks.chapter_model`.")
-    assert ("A function names its check with `@checked(validate.its_check)`. " + first_line_sentence + " A method "
+    # read76 A L14: the rule, the exception and the examples had one sentence
+    first_line_sentence = ("A function whose check returns something else calls the check on the first line of its "
+                           "body instead: `lib.decoder.train`, whose check turns `seed` into a list, and "
+                           "`lib.checks.chapter_model`, whose check returns only the dtype.")
+    assert ("A function names its check with `@checked(validate.its_check)`, which needs the check to return the "
+            "function's arguments in order. " + first_line_sentence + " A method "
             "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
             "its `saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert "converts its arguments and returns the new values" not in text
@@ -3473,8 +3487,10 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     assert "return values, steps, batch_size, list(seed)" in checked_source
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
-    assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
-            "It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with the output "
+    # read76 A L15: with an example, which lib.attention holds
+    assert "return masked_softmax.plain(" in inspect.getsource(__import__("lib.attention").attention.causal_attention)
+    assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain` "
+            "(`causal_attention` calls `masked_softmax.plain`). It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with the output "
             "of the `before` layer its caller passes.") in text   # read62 A L16, A2 L15; read69 A L18; read75 A L11
     assert "before=None" in (ROOT / "lib" / "checks.py").read_text(encoding="utf-8")   # a keyword its caller passes
     functions = list(_lib_functions())
@@ -4132,17 +4148,15 @@ def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its
     said = re.search(r"\* Sections §(\d+)–§(\d+) each have an \*exercise set\*: one \*exercise notebook\*, "
                      r"`exercises/<lang>/exNN_name\.ipynb`, and its solved copy, the \*solution notebook\*, "
                      r"`solutions/<lang>/exNN_name\.ipynb`\. §(\d+) and §(\d+) have none\. "
-                     r"Each exercise has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
+                     r"Each exercise has an id made of a topic and a number within that topic: §(\d+) has "
+                     r"`(\w+)-1` to `\w+-(\d+)` and `(\w+)-1`\.",
                      flat("CONTRIBUTING.md"))
     assert said, "CONTRIBUTING.md's Terms no longer define an exercise set"
-    first, last, none_a, none_b, example, nth, section = said.groups()
-    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[nth]
+    first, last, none_a, none_b, section, topic, count, other = said.groups()
     ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(section):02d}"]
-    assert len(ids) >= ordinal and ids[ordinal - 1] == example, ids
-    # read74 A L3: "heads-3, the third exercise of §2" read as if ids were named after their section
-    other = re.search(r"Its prefix names a topic: §(\d+) also has `([\w-]+)`\.", flat("CONTRIBUTING.md"))
-    assert other and other.group(1) == section and other.group(2) in ids, ids
-    assert other.group(2).split("-")[0] != example.split("-")[0]
+    # read74 A L3: "heads-3, the third exercise of §2" read as if ids were named after their section; read76 A L5: it
+    # still read as if the number counted the section's exercises, though it counts within the topic (cost-1 is 4th)
+    assert ids == [f"{topic}-{n}" for n in range(1, int(count) + 1)] + [f"{other}-1"], ids
     sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
     assert all((ROOT / kind / "en" / f"{s}.ipynb").is_file() for s in sources for kind in ("exercises", "solutions"))
@@ -4736,7 +4750,7 @@ def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
 
 
 def _lib_entry(text):
-    return re.search(r"\* `lib/`: the shared NumPy code, where each function a section teaches is written once"
+    return re.search(r"\* `lib/`: the shared library, where each function a section teaches is written once"
                      r"( \(except the position encodings that §(\d+\.\d+) compares, which stay in its notebook\))?;", text)
 
 
@@ -4746,7 +4760,8 @@ def test_the_layout_says_which_taught_code_is_not_in_lib():
     without it, fails the same reading."""
     entry = _lib_entry(flat("CONTRIBUTING.md"))
     assert entry and entry.group(1), "CONTRIBUTING.md's layout no longer names the code of §3.5 that is not in lib"
-    old = "* `lib/`: the shared NumPy code, where each function a section teaches is written once;"
+    old = "* `lib/`: the shared library, where each function a section teaches is written once;"
+    assert "shared NumPy code" not in flat("CONTRIBUTING.md")     # read76 A L18: lib/plain_python.py uses no NumPy
     assert _lib_entry(old) and not _lib_entry(old).group(1)                      # the negative control
     source = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
     assert f"## {entry.group(2)} " in source
