@@ -2474,11 +2474,14 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
     # read74 A L13: what %pip installs, then which of the two it is
     # read75 A L7: three colons in one bullet
-    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code) becomes what "
-            "`%pip install` installs: the repository that `_config.yml` names, or else the course's "
-            "*wheel* (its package as one `.whl` file, built by `make wheel`); * `{{course_wheel}}`, in Markdown "
-            "and code: the file name of that wheel; * `{{lang}}`, in code only: the notebook's language code."
+    # read76 A L9: one pattern for the three bullets, and the extra that a reader sees in the notebooks
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code): the "
+            "repository that `_config.yml` names, or else the course's *wheel* (its package as one `.whl` file, built "
+            "by `make wheel`), with the `[learner]` extra, as `%pip install` takes it; * `{{course_wheel}}` (Markdown "
+            "and code): the file name of that wheel; * `{{lang}}` (code only): the notebook's language code."
             ) in part  # read62 A L3; read71 A L7: the wheel defined
+    assert "with the ``learner`` extra" in build_notebooks.course_package.__doc__
+    assert 'return f"./{course_wheel()}[learner]"' in inspect.getsource(build_notebooks.course_package)
     assert "when _config.yml names one, else the course's wheel" in " ".join(build_notebooks.course_package.__doc__.split())
     assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
     assert "`{{name}}`" not in text.replace(part, "")
@@ -3341,8 +3344,9 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice; read71 A L3: "which needs root" had no clear antecedent)
     assert ("`make test`, `make book` and `make pdf` first install any Debian package they need that the machine lacks "
-            "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, run `make test "
-            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. In continuous integration (CI, "
+            "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, each of them stops and names "
+            "what it lacks; `make test SYSTEM_PACKAGES=skip` goes on instead, and skips the tests that need a missing "
+            "package. In continuous integration (CI, "
             "the automatic test run), `.ci/run` sets `CI=true`, and those tests fail instead of skipping.") in text
     assert "There, those tests" not in text   # read75 A L3: "There" had two readings
     # read73 A L3: "they fail instead" read as the packages or the targets; it is the tests
@@ -3366,6 +3370,8 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     monkeypatch.delenv("SYSTEM_PACKAGES", raising=False)
     assert system_packages.ensure("test") == 1
     assert "`make test SYSTEM_PACKAGES=skip` to go on without them" in capsys.readouterr().err
+    # read76 A L12: `make book` without root stops too, naming the package (the guide once said only what make test does)
+    assert system_packages.ensure("book") == 1 and package.name in capsys.readouterr().err
     monkeypatch.setenv("SYSTEM_PACKAGES", "skip")
     assert system_packages.ensure("test") == 0
     assert "the tests that need them skip" in capsys.readouterr().err
@@ -3716,6 +3722,15 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
     assert grader & readers and not grader & set(run), sorted(grader & readers)
+    # read76 A L11: CONTRIBUTING.md's "An interface text" runs the same file, which holds the tests of course.po's
+    # plurals and hints (read76 A also asked whether test_code_sections.py belongs here: it reads only the English
+    # sources and lib, figures and grading, no translation, so the derivation above rightly leaves it out)
+    contributing = flat("CONTRIBUTING.md")
+    interface = contributing[contributing.index("### An interface text"):contributing.index("### The grader's sandbox")]
+    assert ("says. Then run the tests that translators run: `.venv/bin/python -m pytest -q "
+            f"@{args.group(1)}`.") in interface
+    assert {"tests/test_i18n_plurals.py", "tests/test_hint_readability.py"} <= set(run)
+    assert "tests/test_code_sections.py" not in readers
     assert "Доля сдавших" in (ROOT / "tests" / "test_grading_exports.py").read_text(encoding="utf-8")
     # read71 T C1: test_guides.py was left out as "the guides' sentences", yet it fails on a translated term of the
     # appendix's glossary that is not docs/glossary.md's (and quotes Russian catalogue text word for word)
