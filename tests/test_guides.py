@@ -3049,8 +3049,13 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     mutants_part = changing[changing.index("### Mutants"):]
     # what a mutant is and how to run one is said once, in "Changing lib", "Mutants" (read61 A2 L11: step 6 of a
     # new function gave the command and sent the reader to the end of the guide for the rest)
-    assert ("Run `.venv/bin/python tools/mutants.py --only NAME`. It runs the lib tests without the mutant, then "
+    # read76 A L17: the lib tests are named, so that a reader can run them alone while changing lib
+    assert ("Run `.venv/bin/python tools/mutants.py --only NAME`. It runs the lib tests (`LIB_TESTS` in "
+            "`tools/mutants.py`: no notebooks, no grading or site tests) without the mutant, then "
             "with it, and prints which test catches it.") in mutants_part   # read66 A L23: the lib tests run twice
+    assert "the lib tests alone run (LIB_TESTS: no notebooks, no grading or site tests," in " ".join(mutants.__doc__.split())
+    assert all((ROOT / path).is_file() and "notebook" not in path and "grading" not in path and "site" not in path
+               for path in mutants.LIB_TESTS), mutants.LIB_TESTS
     assert "Where a change goes" not in changing and "add a line to `MUTANTS` in `tools/mutants.py`. It names" \
         in mutants_part
     assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
