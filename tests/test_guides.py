@@ -1089,9 +1089,10 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     # the appendix is executed too (read63 A2 L10: "the section and solution notebooks" left it out)
     assert "`make notebooks` writes every notebook and executes all but the exercise notebooks." in contributing
     # read73 A L2: not a setup step, so it closes "Build and test one source" instead of "Set up once"
-    # read74 A L5: "When the English changes" now comes before "Build and test one source"
-    one_source = contributing[contributing.index("### Build and test one source"):contributing.index("## One source, three")]
-    assert "`make notebooks` writes every notebook" in one_source
+    # read76 A L7: after the numbered steps, not inside step 2
+    one_source = contributing[contributing.index("### Build and test one source"):
+                              contributing.index("### When the English changes")]
+    assert "`make notebooks` writes every notebook" in one_source[one_source.index(" 4. "):]
 
 
 def test_adding_a_language_lists_the_sidebar_captions():
@@ -1304,7 +1305,9 @@ def test_the_notebook_time_target_is_the_benchmarks():
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
     # a new section keeps within the same targets; read73 A C2: "the target for all of `chapters/` together" read as
     # one budget for every language's notebooks, but the target is per language, a third of the three languages' total
-    assert f"notebooks within the time targets {link}, including {m.group(4)} s per language for all of `chapters/`;" in text
+    # read76 A L16: the link to docs/maintainers.md is given once, in "Rules for code cells", which this bullet links to
+    assert f"notebooks within the [time targets](#rules-for-code-cells), including {m.group(4)} s per language for all " \
+        "of `chapters/`;" in text and text.count(link) == 1 and "## Rules for code cells" in text
     assert "including the target for all of `chapters/` together" not in text
 
 
@@ -2473,11 +2476,14 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     part = text[text.index("## One source, three languages"):text.index("### Rules for code cells")]
     # read74 A L13: what %pip installs, then which of the two it is
     # read75 A L7: three colons in one bullet
-    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code) becomes what "
-            "`%pip install` installs: the repository that `_config.yml` names, or else the course's "
-            "*wheel* (its package as one `.whl` file, built by `make wheel`); * `{{course_wheel}}`, in Markdown "
-            "and code: the file name of that wheel; * `{{lang}}`, in code only: the notebook's language code."
+    # read76 A L9: one pattern for the three bullets, and the extra that a reader sees in the notebooks
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code): the "
+            "repository that `_config.yml` names, or else the course's *wheel* (its package as one `.whl` file, built "
+            "by `make wheel`), with the `[learner]` extra, as `%pip install` takes it; * `{{course_wheel}}` (Markdown "
+            "and code): the file name of that wheel; * `{{lang}}` (code only): the notebook's language code."
             ) in part  # read62 A L3; read71 A L7: the wheel defined
+    assert "with the ``learner`` extra" in build_notebooks.course_package.__doc__
+    assert 'return f"./{course_wheel()}[learner]"' in inspect.getsource(build_notebooks.course_package)
     assert "when _config.yml names one, else the course's wheel" in " ".join(build_notebooks.course_package.__doc__.split())
     assert text.count("the notebook's language code") == 1       # said once (read57 A1 L14)
     assert "`{{name}}`" not in text.replace(part, "")
@@ -2615,13 +2621,19 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
     contributing = flat("CONTRIBUTING.md")
-    loop = contributing[contributing.index("### When the English changes"):contributing.index("### Build and test one")]
-    # read74 A L5: the loop pointed forward into this procedure three times; the procedure now comes first, and the
-    # loop's rebuild and test follow it, pointing back only
-    assert contributing.index("### Set up once") < contributing.index("### When the English changes") < \
-        contributing.index("### Build and test one source")
-    assert "1. If its English prose changed, first do steps 1 and 2 of [When the English changes]" \
-        "(#when-the-english-changes) above." in contributing
+    loop = contributing[contributing.index("### When the English changes"):contributing.index("## One source, three")]
+    # read74 A L5 found the two procedures pointing into each other by step number; read76 A L2 found the loop opening
+    # with the translation procedure. The everyday loop now comes first, and each names the other, by link only
+    assert contributing.index("### Set up once") < contributing.index("### Build and test one source") < \
+        contributing.index("### When the English changes")
+    one = contributing[contributing.index("### Build and test one source"):contributing.index("### When the English")]
+    assert ("1. If its English prose changed, first update the catalogues and translate, as [When the English "
+            "changes](#when-the-english-changes) says.") in one
+    assert ("3. If its English prose changed, confirm the translations, as [When the English "
+            "changes](#when-the-english-changes) says.") in one
+    assert "rebuild its source with `--prose-only`, as [Build and test one source](#build-and-test-one-source) says." \
+        in loop
+    assert not re.search(r"steps? \d", one) and not re.search(r"steps? \d", loop[:loop.index("If you cannot")])
     three, four = loop[loop.index(" 3. "):loop.index(" 4. ")], loop[loop.index(" 4. "):]
     assert "`--prose-only`" in three and "without `--prose-only`" in three and "tools/diagrams.py" in three, three
     assert "tools/translations.py status" in four and "tools/translations.py confirm" in four, four
@@ -3038,8 +3050,13 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     mutants_part = changing[changing.index("### Mutants"):]
     # what a mutant is and how to run one is said once, in "Changing lib", "Mutants" (read61 A2 L11: step 6 of a
     # new function gave the command and sent the reader to the end of the guide for the rest)
-    assert ("Run `.venv/bin/python tools/mutants.py --only NAME`. It runs the lib tests without the mutant, then "
+    # read76 A L17: the lib tests are named, so that a reader can run them alone while changing lib
+    assert ("Run `.venv/bin/python tools/mutants.py --only NAME`. It runs the lib tests (`LIB_TESTS` in "
+            "`tools/mutants.py`: no notebooks, no grading or site tests) without the mutant, then "
             "with it, and prints which test catches it.") in mutants_part   # read66 A L23: the lib tests run twice
+    assert "the lib tests alone run (LIB_TESTS: no notebooks, no grading or site tests," in " ".join(mutants.__doc__.split())
+    assert all((ROOT / path).is_file() and "notebook" not in path and "grading" not in path and "site" not in path
+               for path in mutants.LIB_TESTS), mutants.LIB_TESTS
     assert "Where a change goes" not in changing and "add a line to `MUTANTS` in `tools/mutants.py`. It names" \
         in mutants_part
     assert text.count("`m(\"") == 1 and text.count("--only NAME") == 1
@@ -3203,10 +3220,14 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools import build_notebooks
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
-    assert ("The builder refuses a source whose translations are missing or fuzzy and names the texts. Given several sources, it stops at the first it refuses; the "
-            "sources before it have already been rebuilt.") in text   # read63 A L4, A2 L3: it said "it has built those before that one"
+    # read76 A L2: the loop now comes before "When the English changes", which defines *fuzzy*, so it says what fuzzy means
+    assert ("The builder refuses a source with a translation that is missing or older than its English, and names the "
+            "texts. Given several sources, it stops at the first it refuses; the "
+            "sources before it have already been rebuilt.") in text
+    assert "is marked fuzzy (its English changed since it was translated)" in (ROOT / "tools" / "prose.py").read_text(
+        encoding="utf-8")   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
-    # read74 A L5: its first use is now step 3 of "When the English changes", which comes before the loop's rebuild
+    # read76 A L2, L16: its first use is again step 2 of "Build and test one source", now the loop's first procedure
     assert text.count("keeps the committed outputs") == 1 and 0 < text.index("keeps the committed outputs") - text.index(
         "`--prose-only`") < 40
     built = []
@@ -3243,11 +3264,26 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert set(diagrams.DIAGRAMS) == set(diagrams.PLACES) == set(diagrams.WORDS) == set(diagrams.ALT)
     assert all(callable(f) for f in diagrams.DIAGRAMS.values())
     assert all((ROOT / "src" / "chapters" / f"{stem}.py").is_file() for stem in diagrams.PLACES.values())
-    one_source = text[text.index("## One source, three languages"):text.index("### Translated comments")]
-    assert one_source.startswith("## One source, three languages Chinese, not English, decides what the course means")
-    assert text.count("Chinese, not English, decides") == 1
-    assert "(add `-n 0` to run them in one process, not on two workers)" in text
+    # read76 A L3: the rule matters to whoever changes English, so it now opens "When the English changes"
+    assert text[text.index("### When the English changes"):].startswith(
+        "### When the English changes Chinese is the reference text: if you change what an English passage means, "
+        "check that the Chinese says the same, and where the two differ, correct the English ([docs/translating.md, "
+        "\"Which language decides\"](docs/translating.md#which-language-decides)). 1. Update the catalogues")
+    assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
+    # read76 A L13: the workers were named, not explained
+    assert ("(pytest runs them in two worker processes, `-n 2` in `pyproject.toml`; add `-n 0` to run them in one)"
+            ) in text and "not on two workers" not in text
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
+    assert ("The repository is not hosted publicly yet (README.md), so a pull request here is your branch, offered to "
+            "the course's maintainers to merge.") in text
+    assert "and the repository is not hosted publicly." in flat("README.md")
+    assert ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
+            "and figures under CC BY-SA 4.0. It sets no separate terms for contributions.") in text
+    licence = flat("LICENSE")
+    assert "1. The code: MIT License" in licence and "2. The text and the figures: Creative Commons " \
+        "Attribution-ShareAlike 4.0 International" in licence and "the documentation: README.md, CONTRIBUTING.md" in licence
+    assert "contribution" not in licence.lower()
 
 
 def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
@@ -3290,11 +3326,14 @@ def test_the_stale_cells_are_numbered_as_the_confirm_command_takes_them():
     from tools import translations
     text = flat("CONTRIBUTING.md")
     assert ("`.venv/bin/python tools/translations.py status` lists each *stale* cell (one changed since its three "
-            "languages were last confirmed together) with its number N. In a quiz, N numbers the questions, from 0."
+            "languages were last confirmed together) with its number N. In a quiz, N counts the questions of the whole "
+            "file, from 0."
             ) in text
     doc = " ".join(translations.__doc__.split())
     assert "In a quiz source, ``--cell N`` is question N (counted from 0" in doc
     source = (ROOT / "tools" / "translations.py").read_text(encoding="utf-8")
+    # read76 A L10: across the file's subsections, not restarting in each
+    assert "for section in quizzes.load(pathlib.Path(source), strict=False) for q in section.questions" in source
     assert 'sub.add_parser("status"' in source and "{'question' if is_quiz(source) else 'cell'} {index}" in source
 
 
@@ -3313,8 +3352,9 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     # said once, in "A quick loop", for every target that installs them (read61 A L4: `make book` needs root or sudo
     # too; A2 L11: the packages were described twice; read71 A L3: "which needs root" had no clear antecedent)
     assert ("`make test`, `make book` and `make pdf` first install any Debian package they need that the machine lacks "
-            "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, run `make test "
-            "SYSTEM_PACKAGES=skip`, which skips the tests that need a missing package. In continuous integration (CI, "
+            "(`tools/system-packages.txt`). Installing needs root or sudo. Without either, each of them stops and names "
+            "what it lacks; `make test SYSTEM_PACKAGES=skip` goes on instead, and skips the tests that need a missing "
+            "package. In continuous integration (CI, "
             "the automatic test run), `.ci/run` sets `CI=true`, and those tests fail instead of skipping.") in text
     assert "There, those tests" not in text   # read75 A L3: "There" had two readings
     # read73 A L3: "they fail instead" read as the packages or the targets; it is the tests
@@ -3338,6 +3378,8 @@ def test_make_dev_installs_no_debian_packages_and_make_test_can_go_on_without_th
     monkeypatch.delenv("SYSTEM_PACKAGES", raising=False)
     assert system_packages.ensure("test") == 1
     assert "`make test SYSTEM_PACKAGES=skip` to go on without them" in capsys.readouterr().err
+    # read76 A L12: `make book` without root stops too, naming the package (the guide once said only what make test does)
+    assert system_packages.ensure("book") == 1 and package.name in capsys.readouterr().err
     monkeypatch.setenv("SYSTEM_PACKAGES", "skip")
     assert system_packages.ensure("test") == 0
     assert "the tests that need them skip" in capsys.readouterr().err
@@ -3351,12 +3393,14 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     named in the loop's command for a section or in the file its command after a prose change runs
     (tests/prose_tests.txt), or below with the reason it is not, and each named file reads them."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    loop = text[text.index("### Build and test one source"):text.index("## One source, three languages")]
+    loop = text[text.index("### Build and test one source"):text.index("### When the English changes")]
     # read75 A C3: the list left out tests/test_guides.py, which reads the appendix's glossary and §0's opening; the
     # list now lives in one file, which pytest expands (`@file`), as tests/translation_tests.txt does for translators
-    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose, listed in "
-                     r"`(tests/prose_tests\.txt)`\. With Chromium installed, `tests/test_diagrams\.py` also builds the "
-                     r"whole site, which takes minutes:", " ".join(loop.split()))
+    # read76 A L8: the command follows the sentence that names the list, not the one about Chromium
+    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose "
+                     r"\(`(tests/prose_tests\.txt)`\): ```bash \.venv/bin/python -m pytest -q @tests/prose_tests\.txt "
+                     r"``` With Chromium installed, `tests/test_diagrams\.py` also builds the whole site, which takes "
+                     r"several minutes\.", " ".join(loop.split()))
     assert said, "the sentence before the command after a prose change"
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
     assert f".venv/bin/python -m pytest -q @{said.group(2)}" in commands, commands
@@ -3442,10 +3486,12 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
     # read74 A L21: "one for one" was jargon
     # read75 A L10: ", in order," read as an aside
-    first_line_sentence = ("If a function's check returns anything other than the function's arguments in their order, "
-                           "the function calls the check on the first line of its body instead: `lib.decoder.train`, whose check makes `seed` a list, and "
-                           "`lib.checks.chapter_model`.")
-    assert ("A function names its check with `@checked(validate.its_check)`. " + first_line_sentence + " A method "
+    # read76 A L14: the rule, the exception and the examples had one sentence
+    first_line_sentence = ("A function whose check returns something else calls the check on the first line of its "
+                           "body instead: `lib.decoder.train`, whose check turns `seed` into a list, and "
+                           "`lib.checks.chapter_model`, whose check returns only the dtype.")
+    assert ("A function names its check with `@checked(validate.its_check)`, which needs the check to return the "
+            "function's arguments in order. " + first_line_sentence + " A method "
             "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
             "its `saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert "converts its arguments and returns the new values" not in text
@@ -3455,8 +3501,10 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     assert "return values, steps, batch_size, list(seed)" in checked_source
     assert 'd_logits = validate.shape(d_logits, shape + (self.vocab_size,), "d_logits")' in \
         (ROOT / "lib" / "decoder.py").read_text(encoding="utf-8")
-    assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain`. "
-            "It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with the output "
+    # read76 A L15: with an example, which lib.attention holds
+    assert "return masked_softmax.plain(" in inspect.getsource(__import__("lib.attention").attention.causal_attention)
+    assert ("With values already checked, it calls another checked function `f` through its unchecked body, `f.plain` "
+            "(`causal_attention` calls `masked_softmax.plain`). It calls `f` itself only with a value no check has seen, as `lib.checks.forward_with` does with the output "
             "of the `before` layer its caller passes.") in text   # read62 A L16, A2 L15; read69 A L18; read75 A L11
     assert "before=None" in (ROOT / "lib" / "checks.py").read_text(encoding="utf-8")   # a keyword its caller passes
     functions = list(_lib_functions())
@@ -3682,6 +3730,15 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
     assert grader & readers and not grader & set(run), sorted(grader & readers)
+    # read76 A L11: CONTRIBUTING.md's "An interface text" runs the same file, which holds the tests of course.po's
+    # plurals and hints (read76 A also asked whether test_code_sections.py belongs here: it reads only the English
+    # sources and lib, figures and grading, no translation, so the derivation above rightly leaves it out)
+    contributing = flat("CONTRIBUTING.md")
+    interface = contributing[contributing.index("### An interface text"):contributing.index("### The grader's sandbox")]
+    assert ("says. Then run the tests that translators run: `.venv/bin/python -m pytest -q "
+            f"@{args.group(1)}`.") in interface
+    assert {"tests/test_i18n_plurals.py", "tests/test_hint_readability.py"} <= set(run)
+    assert "tests/test_code_sections.py" not in readers
     assert "Доля сдавших" in (ROOT / "tests" / "test_grading_exports.py").read_text(encoding="utf-8")
     # read71 T C1: test_guides.py was left out as "the guides' sentences", yet it fails on a translated term of the
     # appendix's glossary that is not docs/glossary.md's (and quotes Russian catalogue text word for word)
@@ -4133,17 +4190,15 @@ def test_the_terms_define_an_exercise_set_by_its_notebook_and_an_exercise_by_its
     said = re.search(r"\* Sections §(\d+)–§(\d+) each have an \*exercise set\*: one \*exercise notebook\*, "
                      r"`exercises/<lang>/exNN_name\.ipynb`, and its solved copy, the \*solution notebook\*, "
                      r"`solutions/<lang>/exNN_name\.ipynb`\. §(\d+) and §(\d+) have none\. "
-                     r"Each exercise has an id, such as `([\w-]+)`, the (\w+) exercise of §(\d+)\.",
+                     r"Each exercise has an id made of a topic and a number within that topic: §(\d+) has "
+                     r"`(\w+)-1` to `\w+-(\d+)` and `(\w+)-1`\.",
                      flat("CONTRIBUTING.md"))
     assert said, "CONTRIBUTING.md's Terms no longer define an exercise set"
-    first, last, none_a, none_b, example, nth, section = said.groups()
-    ordinal = {"first": 1, "second": 2, "third": 3, "fourth": 4}[nth]
+    first, last, none_a, none_b, section, topic, count, other = said.groups()
     ids = [ex.id for ex in registry.Registry().values() if ex.notebook[2:4] == f"{int(section):02d}"]
-    assert len(ids) >= ordinal and ids[ordinal - 1] == example, ids
-    # read74 A L3: "heads-3, the third exercise of §2" read as if ids were named after their section
-    other = re.search(r"Its prefix names a topic: §(\d+) also has `([\w-]+)`\.", flat("CONTRIBUTING.md"))
-    assert other and other.group(1) == section and other.group(2) in ids, ids
-    assert other.group(2).split("-")[0] != example.split("-")[0]
+    # read74 A L3: "heads-3, the third exercise of §2" read as if ids were named after their section; read76 A L5: it
+    # still read as if the number counted the section's exercises, though it counts within the topic (cost-1 is 4th)
+    assert ids == [f"{topic}-{n}" for n in range(1, int(count) + 1)] + [f"{other}-1"], ids
     sources = sorted(p.stem for p in (ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert len({s[2:4] for s in sources}) == len(sources)       # one exercise notebook per section that has a set
     assert all((ROOT / kind / "en" / f"{s}.ipynb").is_file() for s in sources for kind in ("exercises", "solutions"))
@@ -4737,7 +4792,7 @@ def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
 
 
 def _lib_entry(text):
-    return re.search(r"\* `lib/`: the shared NumPy code, where each function a section teaches is written once"
+    return re.search(r"\* `lib/`: the shared library, where each function a section teaches is written once"
                      r"( \(except the position encodings that §(\d+\.\d+) compares, which stay in its notebook\))?;", text)
 
 
@@ -4747,7 +4802,8 @@ def test_the_layout_says_which_taught_code_is_not_in_lib():
     without it, fails the same reading."""
     entry = _lib_entry(flat("CONTRIBUTING.md"))
     assert entry and entry.group(1), "CONTRIBUTING.md's layout no longer names the code of §3.5 that is not in lib"
-    old = "* `lib/`: the shared NumPy code, where each function a section teaches is written once;"
+    old = "* `lib/`: the shared library, where each function a section teaches is written once;"
+    assert "shared NumPy code" not in flat("CONTRIBUTING.md")     # read76 A L18: lib/plain_python.py uses no NumPy
     assert _lib_entry(old) and not _lib_entry(old).group(1)                      # the negative control
     source = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
     assert f"## {entry.group(2)} " in source
