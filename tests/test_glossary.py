@@ -853,6 +853,29 @@ def test_a_position_takes_v_and_a_list_of_decimals_takes_semicolons_in_russian()
         assert violations([("read71", "ru", text, "markdown")]) == [], text
 
 
+def test_the_negative_control_has_one_russian_wording():
+    """docs/glossary.md gives §4's negative control as «с выключенной маской», but §4.4, §4.5, exercise set 4's
+    solution and exercise set 7's dec-4 wrote «с отключённой маской», and §4.10 «отрицательного контроля без маски»
+    (read76 G C1). Two rows of docs/words.md catch them: the first in every text, the second in §4's only."""
+    old = [("src/chapters/04_causality.py cell 6", "С отключённой маской наибольшее изменение", "markdown"),
+           ("src/chapters/04_causality.py cell 10", "тот же код с отключённой маской, тоже даёт 0", "markdown"),
+           ("src/solutions/ex04_causality.py cell 6", "та же модель с отключённой маской", "comment"),
+           ("src/solutions/ex07_decoder.py cell 21", "(та же модель с отключённой маской, `model.forward", "markdown"),
+           ("src/chapters/04_causality.py cell 22", "отрицательного контроля без маски (`causal=False`)", "markdown")]
+    found = violations([(where, "ru", text, kind) for where, text, kind in old])      # negative control
+    assert len(found) == len(old) and all("с выключенной маской" in f for f in found), found
+    # §6.1's table row and §7's check of the trained model are not §4's; the control's new wording passes everywhere
+    assert not violations([("src/chapters/06_evidence.py", "ru", "выходы контроля без маски меняются",
+                            "markdown"),
+                           ("src/chapters/04_causality.py cell 22", "ru",
+                            "отрицательного контроля с выключенной маской (`causal=False`)", "markdown")])
+    glossary = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    assert "(关掉掩码, с выключенной маской)" in glossary
+    for name in ("chapters", "solutions", "quizzes"):
+        po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / f"{name}.po").read_text(encoding="utf-8")
+        assert not re.search(r"отключённ\w* маск|отрицательн\w* контрол\w* без маски", po), name
+
+
 def test_section_4s_control_is_not_the_unmasked_model_in_russian():
     """docs/glossary.md reserves «модель без маски» for the unmasked model that §7.3 and §8.2 train; the Russian texts
     of §4 once wrote it for §4's negative control, the same model with the mask off: its quiz, the labels of exercise

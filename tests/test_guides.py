@@ -4613,17 +4613,29 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     # read73 G C1: "trained with and without the mask" made §4's untrained masked model no masked model at all
     assert ("| masked model / unmasked model (with and without the causal mask; trained in §7.2, §7.3, §8.2) |"
             in glossary)
+    assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
     # read74 G L2: the note is labelled, and "it" no longer reads first as §4; read74 G C1: words.md checks it
     # read75 G L2: a bare "(words.md)" on its own line read as a stray citation; the note says which row checks it
-    assert ("Note: §4 trains no model. Its model with the mask off is its negative control (关掉掩码, с выключенной "
-            "маской), never the unmasked model. A [§4] row of words.md checks the Russian.") in glossary
+    # read76 G C1, C2, L3: the note names §4's masked model, and says which rows check which Russian wordings, where
+    assert ("Note: §4 trains no model. Its masked model is §4.1's, with hand-chosen parameters; the same model with "
+            "the mask off is its negative control (关掉掩码, с выключенной маской), never the unmasked model. Three rows "
+            "of words.md's Russian table catch other wordings: «модель без маски» and «отрицательный контроль без "
+            "маски» in §4's texts, «с отключённой маской» in every text.") in glossary
+    assert "A [§4] row of words.md checks the Russian." not in glossary
+    ru_rows = words.split("### Russian (ru)", 1)[1].split("## What the test reads", 1)[0]
+    assert "| `модел\\w* без маски` | [§4]" in ru_rows
+    assert "| `отрицательн\\w* контрол\\w* без маски` | [§4]" in ru_rows
+    assert "| `с отключённ\\w* маск` | с выключенной маской" in ru_rows
+    four_one = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
+    assert "## 4.1 A small model with hand-chosen parameters" in four_one
+    assert re.search(r"rows = \[checks\.row_changes\(f, ids8, other8\)\s+for f in \(model\.forward,", four_one)
+    assert four_one.count("\nmodel = ") == 1 and "\nmodel = checks.chapter_model()" in four_one
     assert "| `модел\\w* без маски` | [§4] модель с выключенной маской" in words
     assert "with its mask off, it is §4's negative control" not in glossary
     assert "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
-    assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
     assert "the masked model" in section and "negative control with the mask off" in section
     assert not re.search(r"unmasked model|model without the mask", section, re.I)
