@@ -4876,7 +4876,7 @@ def test_the_glossary_gives_a_symbol_in_every_column():
             in glossary)
     # read76 G L1: the exception (Greek symbols and index letters inside) once stood in the "Context" bullet, as if
     # γ were context; the rule and its exception are now said together
-    assert ("выходной слой W_head. Only a Greek symbol or index letters go inside them: 增益（γ）, место (h, t, a). "
+    assert ("выходной слой W_head. A Greek symbol or index letters go inside them instead: 增益（γ）, место (h, t, a). "
             "Anything else in parentheses is one of two things:") in glossary
     assert "Index letters and Greek symbols go here too" not in glossary
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
