@@ -624,9 +624,11 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
     rule = page[page.index("* **Every term is the course's word** (`tests/test_glossary.py`)."):]
     rule = rule[:rule.index(" * **")]
-    assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. English "
-            "and Russian words match by stem (a word minus its last two letters, keeping at least four). So a term can "
-            "pass on a word of another sense: a row giving «компонент» for \"part\" would pass on a vector's "
+    # read76 G L9: "keeping at least four" left "four" of what unsaid, and nothing said how a Chinese term matches
+    assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. A Chinese "
+            "term must occur as written, spaces optional. English and Russian words match by "
+            "stem: a word without its last two letters, but at least its first four letters. So a "
+            "term can pass on a word of another sense: a row giving «компонент» for \"part\" would pass on a vector's "
             "«компоненте». A reviewer checks each term's sense.") in rule \
         and page.index("## Rules the tests check") < page.index(rule)
     # read74 G L5: the counterfactual "had the row … would have let it pass" took two readings
@@ -634,6 +636,9 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     # read69 G L3: the example once named «компонент» as a model's word, which no row of the tables gives any more
     assert "a model's «компонент»" not in page
     assert _occurs("компонент", "ru").search("к каждой компоненте прибавлено 1000")
+    assert _occurs("targets", "en").search("a targe") and not _occurs("targets", "en").search("a targ")
+    assert _occurs("mask", "en").search("masks") and not _occurs("mask", "en").search("mas")
+    assert _occurs("KV 缓存", "zh").search("kv缓存") and not _occurs("缓存", "zh").search("缓 存")
     assert "| part (of the model: mask, heads, positions, cache) | 部件 | составная часть |" in page
 
 
@@ -853,6 +858,29 @@ def test_a_position_takes_v_and_a_list_of_decimals_takes_semicolons_in_russian()
         assert violations([("read71", "ru", text, "markdown")]) == [], text
 
 
+def test_the_negative_control_has_one_russian_wording():
+    """docs/glossary.md gives §4's negative control as «с выключенной маской», but §4.4, §4.5, exercise set 4's
+    solution and exercise set 7's dec-4 wrote «с отключённой маской», and §4.10 «отрицательного контроля без маски»
+    (read76 G C1). Two rows of docs/words.md catch them: the first in every text, the second in §4's only."""
+    old = [("src/chapters/04_causality.py cell 6", "С отключённой маской наибольшее изменение", "markdown"),
+           ("src/chapters/04_causality.py cell 10", "тот же код с отключённой маской, тоже даёт 0", "markdown"),
+           ("src/solutions/ex04_causality.py cell 6", "та же модель с отключённой маской", "comment"),
+           ("src/solutions/ex07_decoder.py cell 21", "(та же модель с отключённой маской, `model.forward", "markdown"),
+           ("src/chapters/04_causality.py cell 22", "отрицательного контроля без маски (`causal=False`)", "markdown")]
+    found = violations([(where, "ru", text, kind) for where, text, kind in old])      # negative control
+    assert len(found) == len(old) and all("с выключенной маской" in f for f in found), found
+    # §6.1's table row and §7's check of the trained model are not §4's; the control's new wording passes everywhere
+    assert not violations([("src/chapters/06_evidence.py", "ru", "выходы контроля без маски меняются",
+                            "markdown"),
+                           ("src/chapters/04_causality.py cell 22", "ru",
+                            "отрицательного контроля с выключенной маской (`causal=False`)", "markdown")])
+    glossary = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    assert "(关掉掩码, с выключенной маской)" in glossary
+    for name in ("chapters", "solutions", "quizzes"):
+        po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / f"{name}.po").read_text(encoding="utf-8")
+        assert not re.search(r"отключённ\w* маск|отрицательн\w* контрол\w* без маски", po), name
+
+
 def test_section_4s_control_is_not_the_unmasked_model_in_russian():
     """docs/glossary.md reserves «модель без маски» for the unmasked model that §7.3 and §8.2 train; the Russian texts
     of §4 once wrote it for §4's negative control, the same model with the mask off: its quiz, the labels of exercise
@@ -873,4 +901,5 @@ def test_section_4s_control_is_not_the_unmasked_model_in_russian():
                             "веса модели без маски, запуск с маской", "message")])
     assert in_section("src/chapters/04_causality.py cell 3", 4) and not in_section("src/chapters/07_decoder.py", 4)
     page = " ".join(WORDS.read_text(encoding="utf-8").split())
-    assert "One that starts with `[§4]` is checked only in §4's texts" in page
+    assert ("* `[§4]`: only in §4's texts (its notebook, quiz and exercise set, and that set's interface texts)."
+            in page)

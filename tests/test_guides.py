@@ -2514,7 +2514,9 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
             "`src/chapters/` and `src/solutions/`") in text
     assert ("(the site captions a figure with the first sentence of its alt text, so an alt text is checked as "
             "Markdown is)") in text and "alt" in test_glossary.MARKDOWN
-    assert "`[Markdown]` is checked only in Markdown (Markdown cells, alt texts and quiz texts)" in text
+    # read76 G L12: the two prefixes are a list of their own
+    assert ("Two prefixes of \"use instead\" limit where a row is checked: * `[Markdown]`: only in Markdown (Markdown "
+            "cells, alt texts and quiz texts);") in text
     assert next(test_glossary.alt_texts(), None)
     assert diagrams.ALT and not [key for key in interactive.TEXTS if "alt" in key.split("_")]
     kinds = {key.rsplit("_", 1)[-1] for key in interactive.TEXTS}
@@ -2615,8 +2617,10 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     # read75 G L9: step 2 already changed the translations, so "Translate" read as a second pass
     assert ("4. Update the catalogues, rebuild and confirm: steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes) if the English changed, else only its steps 3 and 4. "
-            "Its step 3 says how to redraw the figures and diagrams that show the term, which `--prose-only` leaves "
-            "alone.") in step
+            "`--prose-only` redraws no figure or diagram; that page's step 3 says how to redraw those that show the "
+            "term.") in step
+    # read76 G L7: "which `--prose-only` leaves alone" could attach to the term, the diagrams or step 3
+    assert "leaves alone" not in step
     # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
     # read63 G L14: "its", so that no step reads as this page's; read66 G L8: the appendix no longer reads as step 3's
     assert "rebuild with `--prose-only`" not in text
@@ -4644,9 +4648,12 @@ def test_the_glossary_rules_say_what_words_md_checks_and_allows():
     chapter of a quoted work, which §8 cites); and the interleaved split is "a wrong split" of §6.2, where the course
     names it, not "the" wrong split of §2 (which is the reshape alone)."""
     glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
-    assert ("then «начальное значение генератора». An exercise set is a text of its own, and so is each interface "
-            "text of `grading`, such as a message of check(). (words.md catches «зерно» and a bare «seed»; "
-            "`tests/test_glossary.py` checks the first mention" in glossary and "зерн" in words)
+    # read76 G L4: "a text of its own" did not say what it implied
+    assert ("then «начальное значение генератора». Each exercise set, and each interface text of `grading` (a "
+            "message of check()), has a first mention of its own, since a learner may read it first. (words.md "
+            "catches «зерно» and a bare «seed»; `tests/test_glossary.py` checks the first mention" in glossary
+            and "зерн" in words)
+    assert "is a text of its own" not in glossary
     seed_test = (ROOT / "tests" / "test_glossary.py").read_text(encoding="utf-8")
     seed_test = seed_test[seed_test.index("def test_a_seed_is_named_in_full_at_its_first_mention_in_each_section"):]
     seed_test = seed_test[:seed_test.index("\ndef ")]
@@ -4686,19 +4693,33 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     the unmasked model."""
     glossary, words = flat("docs", "glossary.md"), flat("docs", "words.md")
     # read73 G C1: "trained with and without the mask" made §4's untrained masked model no masked model at all
-    assert ("| masked model / unmasked model (with and without the causal mask; trained in §7.2, §7.3, §8.2) |"
-            in glossary)
+    # read76 G C2: "trained in §7.2, §7.3, §8.2" said both models are trained ones, but §4 (untrained) says "masked model"
+    assert ("| masked model / unmasked model (with and without the causal mask; the unmasked model is the one §7.3 and "
+            "§8.2 train) |" in glossary)
+    assert "trained in §7.2, §7.3, §8.2" not in glossary + words
+    assert "(with and without the causal mask; 无掩码模型 is the model §7.3 and §8.2 train) |" in words
     assert "trained with and without the causal mask" not in glossary + words
     # read71 G L2: what §4 has is said under the table, not in a 40-word cell
     # read74 G L2: the note is labelled, and "it" no longer reads first as §4; read74 G C1: words.md checks it
     # read75 G L2: a bare "(words.md)" on its own line read as a stray citation; the note says which row checks it
-    assert ("Note: §4 trains no model. Its model with the mask off is its negative control (关掉掩码, с выключенной "
-            "маской), never the unmasked model. A [§4] row of words.md checks the Russian.") in glossary
+    # read76 G C1, C2, L3: the note names §4's masked model, and says which rows check which Russian wordings, where
+    assert ("Note: §4 trains no model. Its masked model is §4.1's, with hand-chosen parameters; the same model with "
+            "the mask off is its negative control (关掉掩码, с выключенной маской), never the unmasked model. Three rows "
+            "of words.md's Russian table catch other wordings: «модель без маски» and «отрицательный контроль без "
+            "маски» in §4's texts, «с отключённой маской» in every text.") in glossary
+    assert "A [§4] row of words.md checks the Russian." not in glossary
+    ru_rows = words.split("### Russian (ru)", 1)[1].split("## What the test reads", 1)[0]
+    assert "| `модел\\w* без маски` | [§4]" in ru_rows
+    assert "| `отрицательн\\w* контрол\\w* без маски` | [§4]" in ru_rows
+    assert "| `с отключённ\\w* маск` | с выключенной маской" in ru_rows
+    four_one = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
+    assert "## 4.1 A small model with hand-chosen parameters" in four_one
+    assert re.search(r"rows = \[checks\.row_changes\(f, ids8, other8\)\s+for f in \(model\.forward,", four_one)
+    assert four_one.count("\nmodel = ") == 1 and "\nmodel = checks.chapter_model()" in four_one
     assert "| `модел\\w* без маски` | [§4] модель с выключенной маской" in words
     assert "with its mask off, it is §4's negative control" not in glossary
     assert "calls the same model with the mask off" not in glossary
     assert "§4's hand-chosen model" not in glossary and "mask: §4," not in words
-    assert "(with and without the causal mask; trained in §7.2, §7.3, §8.2) |" in words
     section = (ROOT / "src" / "chapters" / "04_causality.py").read_text(encoding="utf-8")
     assert "the masked model" in section and "negative control with the mask off" in section
     assert not re.search(r"unmasked model|model without the mask", section, re.I)
@@ -4721,7 +4742,7 @@ def test_the_glossary_names_what_the_search_tests_need():
     import conftest
     from tools import system_packages
     text = flat("docs", "glossary.md")
-    step = text[text.index("Before sending the change"):text.index("### How cells are read")]
+    step = text[text.index("Before sending the change"):]
     assert ("Its tests that build the site need Node.js and, the first time, npm; its browser tests also need "
             "Chromium and the Noto CJK fonts. `python3 tools/system_packages.py test` installs them all (`make test` "
             "runs it first).") in step
@@ -4931,7 +4952,11 @@ def test_the_glossary_gives_a_symbol_in_every_column():
     glossary = flat("docs", "glossary.md")
     assert ("A term's symbol follows it, outside the parentheses, in every column: 位置表 P, выходной слой W_head."
             in glossary)
-    assert "Index letters and Greek symbols go here too: место (h, t, a), 增益（γ）." in glossary
+    # read76 G L1: the exception (Greek symbols and index letters inside) once stood in the "Context" bullet, as if
+    # γ were context; the rule and its exception are now said together
+    assert ("выходной слой W_head. A Greek symbol or index letters go inside them instead: 增益（γ）, место (h, t, a). "
+            "Anything else in parentheses is one of two things:") in glossary
+    assert "Index letters and Greek symbols go here too" not in glossary
     assert named["gain / bias (of layer normalisation: γ / β, §0.4, §7.7)"] == [
         "增益（γ） / 偏置（β）", "множитель (gain, γ) / свободный член (bias, β)"]
 
