@@ -4731,45 +4731,85 @@ def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
     assert _dtype_step(old) is None                                               # the negative control
 
 
-def _lib_entry(text):
-    return re.search(r"\* `lib/`: the shared NumPy code, where each function a section teaches is written once"
-                     r"( \(except the position encodings that §(\d+\.\d+) compares, which stay in its notebook\))?;", text)
+def _chapter_functions():
+    """{section "x.y": names of the functions and classes its code cells define at the top level}, read from
+    src/chapters/*.py, and the set of names lib/*.py defines at the top level."""
+    defined = {}
+    for path in sorted((ROOT / "src" / "chapters").glob("*.py")):
+        section = None
+        for kind, body in re.findall(r'^(md|code)\(r?"""(.*?)"""', path.read_text(encoding="utf-8"), re.M | re.S):
+            if kind == "md":
+                section = (re.findall(r"^## (\d+\.\d+) ", body, re.M) or [section])[-1]
+            else:
+                for name in re.findall(r"^(?:def|class) (\w+)", body, re.M):
+                    defined.setdefault(section, set()).add(name)
+    in_lib = set()
+    for path in (ROOT / "lib").rglob("*.py"):
+        in_lib |= set(re.findall(r"^(?:def|class) (\w+)", path.read_text(encoding="utf-8"), re.M))
+    return defined, in_lib
+
+
+def _own_functions(text):
+    """The functions a sentence says a notebook defines itself, not in lib (read76 R C2): {section: names}, where
+    "§3.5's position encodings" stands for sinusoidal and rope_score, and "§7's" for any subsection of §7; None
+    when the sentence names no such function."""
+    said = re.search(r"(?:position encodings that §(\d+\.\d+) compares|§(\d+\.\d+)'s position encodings), "
+                     r"(?:and )?§(\d+\.\d+)'s `(\w+)`,? (?:and|or) §(\d+)'s ((?:`\w+`(?:, | and )?)+)", text)
+    if not said:
+        return None
+    return {said.group(1) or said.group(2): {"sinusoidal", "rope_score"}, said.group(3): {said.group(4)},
+            said.group(5): set(re.findall(r"`(\w+)`", said.group(6)))}
+
+
+def _check_own_functions(text, where):
+    named = _own_functions(text)
+    assert named, f"{where} no longer names the functions a notebook defines itself, which lib does not hold"
+    defined, in_lib = _chapter_functions()
+    # the rule the sentences state: nothing a chapter notebook defines at the top level is defined in lib
+    assert not {n for names in defined.values() for n in names} & in_lib
+    for section, names in named.items():
+        mine = set().union(*(v for k, v in defined.items() if k and (k == section or k.startswith(section + "."))))
+        assert names <= mine, (where, section, names - mine)
+    assert "prefix_loss_and_grads" in named["7"] and "dropout_forward" in named["4.8"]
+    return named
 
 
 def test_the_layout_says_which_taught_code_is_not_in_lib():
     """CONTRIBUTING.md's layout (read71 A C3: it said lib held every function a section teaches, though §3.5 defines
-    the position encodings it compares in its own notebook, as §0.6 says). The exception is named; the old entry,
-    without it, fails the same reading."""
-    entry = _lib_entry(flat("CONTRIBUTING.md"))
-    assert entry and entry.group(1), "CONTRIBUTING.md's layout no longer names the code of §3.5 that is not in lib"
-    old = "* `lib/`: the shared NumPy code, where each function a section teaches is written once;"
-    assert _lib_entry(old) and not _lib_entry(old).group(1)                      # the negative control
+    the position encodings it compares in its own notebook; read76 R C2: so do §4.8 and §7.3, whose
+    `dropout_forward` and `prefix_loss_and_grads` they teach). The entry says most, and names functions each section
+    defines itself, as the chapter sources' code cells show; the old entries fail the same reading."""
+    entry = flat("CONTRIBUTING.md")
+    assert ("* `lib/`: the shared NumPy code, where most functions a section teaches are written once (a function a "
+            "notebook defines itself, such as") in entry
+    _check_own_functions(entry, "CONTRIBUTING.md's layout")
+    for old in ("* `lib/`: the shared NumPy code, where each function a section teaches is written once;",
+                "* `lib/`: the shared NumPy code, where each function a section teaches is written once (except the "
+                "position encodings that §3.5 compares, which stay in its notebook);"):
+        assert _own_functions(old) is None                                       # the negative controls
     source = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
-    assert f"## {entry.group(2)} " in source
     for name in ("sinusoidal", "rope_score"):
         assert f"\ndef {name}(" in source
-        assert not any(re.search(rf"^def {name}\(", p.read_text(encoding="utf-8"), re.M)
-                       for p in (ROOT / "lib").glob("*.py")), name
-    assert f"Apart from the position encodings that §{entry.group(2)} compares in its notebook" in flat(
-        "src", "chapters", "00_start.py")
-
-
-def _readme_lib(text):
-    return re.search(r"(Apart from the position encodings that §(\d+\.\d+) compares in its notebook, )?[Tt]he sections "
-                     r"import the code they teach from `lib`", text)
 
 
 def test_the_readme_says_which_taught_code_is_not_in_lib():
-    """README.md (read74 R C1: it said the sections import the code they teach from `lib`, though §3.5 defines the
-    position encodings it compares in its own notebook). It names the exception as §0.6 does, and the same section as
-    CONTRIBUTING.md's layout; the old sentence, without it, fails the same reading."""
-    said = _readme_lib(flat("README.md"))
-    assert said and said.group(1), "README.md no longer names the code of §3.5 that is not in lib"
-    old = "The sections import the code they teach from `lib`, the course's small NumPy library."
-    assert _readme_lib(old) and not _readme_lib(old).group(1)                    # the negative control
-    assert (f"Apart from the position encodings that §{said.group(2)} compares in its notebook, the code the course "
-            "teaches lives in one small NumPy package") in flat("src", "chapters", "00_start.py")
-    assert said.group(2) == _lib_entry(flat("CONTRIBUTING.md")).group(2)   # whose test reads §3.5's source
+    """README.md and §0.6 (read74 R C1: the README said the sections import the code they teach from `lib`, though
+    §3.5 defines the position encodings it compares in its own notebook; read76 R C2: §4.8 defines `dropout_forward`
+    and §7 `prefix_loss_and_grads`, `hidden_future_logits` and `generate_without_cache` too). Both say "most" and
+    name, as functions a notebook keeps out of `lib`, functions that the chapter sources' code cells define in those
+    sections and lib does not; the old sentences fail the same reading."""
+    readme = flat("README.md")
+    assert "The sections import most of the code they teach from `lib`, the course's small NumPy library." in readme
+    start = flat("src", "chapters", "00_start.py")
+    assert "Most of the code the course teaches lives in one small NumPy package, `lib`." in start
+    named = _check_own_functions(readme, "README.md")
+    assert named == _check_own_functions(start, "§0.6")
+    assert named["7"] == {"prefix_loss_and_grads", "hidden_future_logits", "generate_without_cache"}
+    for old in ("Apart from the position encodings that §3.5 compares in its notebook, the sections import the code "
+                "they teach from `lib`, the course's small NumPy library.",
+                "Apart from the position encodings that §3.5 compares in its notebook, the code the course teaches "
+                "lives in one small NumPy package, `lib`."):
+        assert _own_functions(old) is None                                       # the negative controls
 
 
 def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
