@@ -1856,15 +1856,14 @@ def test_the_readme_says_whether_the_course_has_a_public_site():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repository = (config.get("repository") or {}).get("url") or ""
     opening = flat("README.md").split(" ## ", 1)[0]
-    assert ("and the repository is not hosted publicly" in opening) == (not repository.strip()), (
-        "README.md's opening must say whether the repository has a public address: _config.yml's "
-        f"repository.url is {repository!r}")
     address = config.get("course_site_url") or ""
-    said = "there is no public website yet" in opening
-    assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
-                                          f"course_site_url {address!r}: say where the site is" if said else
-                                          "README.md must say the course has no public website while "
-                                          "course_site_url is empty")
+    # read76 R L3: one clause says both, as long as both are true
+    said = "neither the website nor the repository is public yet" in opening
+    assert said == (not repository.strip() and not address.strip()), (
+        "README.md's opening says neither the website nor the repository is public, but _config.yml gives "
+        f"course_site_url {address!r} and repository.url {repository!r}: say where they are" if said else
+        "README.md must say the course has no public website and no public repository while course_site_url and "
+        "repository.url are empty")
 
 
 def test_the_bench_command_installs_the_torch_ci_installs():
@@ -4342,10 +4341,10 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     assert "appendix.ipynb" in {p.name for p in (ROOT / "chapters" / "en").glob("*.ipynb")}
     assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]["testpaths"])
-    # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it"
-    assert ("The comparison leaves out three kinds of output: timings, which change from run to run; the plots' "
-            "images; and the interactive widgets' ids. Memory addresses (`0x…`) are masked before the "
-            "comparison.") in text
+    # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it";
+    # read76 R L15: the three items side by side, the reason of the first in parentheses
+    assert ("The comparison ignores timings (they change from run to run), the plots' images and the interactive "
+            "widgets' ids, and masks memory addresses (`0x…`) first.") in text
     # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
     # and the suite's --nbval-sanitize-with file masks memory addresses
     assert "two kinds of output" not in text.lower()
@@ -4398,9 +4397,12 @@ def test_the_readme_gives_the_rule_of_generated_notebooks_to_whoever_changes_the
     writes every notebook from its source."""
     text = flat("README.md")
     assert "never the notebook" not in text and "Every notebook is generated from `src/`: edit" not in text
-    # read75 R L9: a paragraph of its own, addressed to whoever changes the course
-    assert ("To change the course: all the notebooks are generated from `src/`, so edit the source, not the "
-            "notebook ([CONTRIBUTING.md](CONTRIBUTING.md)).") in text
+    # read75 R L9: a paragraph of its own, addressed to whoever changes the course; read76 R L9: it moved out of the
+    # learner's section, onto CONTRIBUTING.md's item of "Further documentation"
+    further = text.split("## Further documentation", 1)[1].split(" ## ", 1)[0]
+    assert ("* [CONTRIBUTING.md](CONTRIBUTING.md): to change the course. All the notebooks are generated from `src/`, "
+            "so edit the source, not the notebook;") in further
+    assert "generated from `src/`" not in text.split("## Further documentation", 1)[0]
     sets = sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert sets and all(re.search(r"[Rr]eplace (?:that|the) line", p.read_text(encoding="utf-8")) for p in sets)
     builder = ast.get_docstring(ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")))
@@ -4822,6 +4824,11 @@ def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
     assert "``practice=True`` (or a seed) runs tests of the hidden kinds on fresh random data." in source
     assert "seed = secrets.randbelow(1_000_000) if practice is True else int(practice)" in source
     assert "cases = exercise.hidden_cases(seed)" in source
+    # read76 R L17: what a passing exercise prints, as check() writes it and a worked solution shows it
+    assert "when all pass, it prints one line, such as `mask-2 · masked_softmax: 8/8 ✓`." in text
+    assert 'lines.append(f"{header}: {passed}/{len(results)} ✓")' in source
+    assert "mask-2 · masked_softmax: 8/8 ✓" in (ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb").read_text(
+        encoding="utf-8")
 
 
 def test_the_readmes_row_of_section_0_names_its_subsections():
@@ -4867,9 +4874,15 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     sentence."""
     part = flat("README.md").split("## The experiment (§7)", 1)[1].split(" ## ", 1)[0]
     assert "Where the tokens so far do not determine the next token, it copies" not in part
-    # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now
-    assert ("It reads the answer from a later position of its input. It does so where the tokens so far cannot "
-            "determine the next token, and also at some positions where they already do.") in part, part
+    # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now. read76 R L6: three
+    # sentences began with "It", and the step from "below the causal bound" to "reads ahead" went unsaid
+    assert ("the decoder brings its training loss below the causal bound, which only a model that reads ahead can "
+            "do. It takes the answer from a later position of its input, both where the tokens so far cannot "
+            "determine the next token and at some positions where they already do.") in part, part
+    assert "The *causal bound* is the lowest loss a causal model can reach on this corpus (§7.2)." in part
+    # read76 R L7: §7.2 counts lines, not words (the README once said "252 words")
+    assert "The rule allows 252 lines;" in part and "252 words" not in part
+    assert "The language has $6^2 + 6^3 = 252$ lines." in flat("src", "chapters", "07_decoder.py")
     assert "leave the next token open" not in part
     code = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
     assert 'encode("aжb|bжa", vocab)' in code
