@@ -1859,15 +1859,14 @@ def test_the_readme_says_whether_the_course_has_a_public_site():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repository = (config.get("repository") or {}).get("url") or ""
     opening = flat("README.md").split(" ## ", 1)[0]
-    assert ("and the repository is not hosted publicly" in opening) == (not repository.strip()), (
-        "README.md's opening must say whether the repository has a public address: _config.yml's "
-        f"repository.url is {repository!r}")
     address = config.get("course_site_url") or ""
-    said = "there is no public website yet" in opening
-    assert said == (not address.strip()), ("README.md says there is no public website, but _config.yml gives "
-                                          f"course_site_url {address!r}: say where the site is" if said else
-                                          "README.md must say the course has no public website while "
-                                          "course_site_url is empty")
+    # read76 R L3: one clause says both, as long as both are true
+    said = "neither the website nor the repository is public yet" in opening
+    assert said == (not repository.strip() and not address.strip()), (
+        "README.md's opening says neither the website nor the repository is public, but _config.yml gives "
+        f"course_site_url {address!r} and repository.url {repository!r}: say where they are" if said else
+        "README.md must say the course has no public website and no public repository while course_site_url and "
+        "repository.url are empty")
 
 
 def test_the_bench_command_installs_the_torch_ci_installs():
@@ -2158,11 +2157,17 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
             in flat("README.md"))
     listed = [package for package in needs if re.search(rf"^\* {package}\b", readme, re.M)]
     assert not listed, f"README.md lists packages again that tools/system-packages.txt lists: {listed}"
-    onlies = re.findall(r"`make book` needs only ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
+    onlies = re.findall(r"`make book` needs only ([a-z0-9-]+) and ([a-z0-9-]+)[.,]", flat("README.md"))   # read76 R C1
     assert len(onlies) == 1 and set(onlies[0]) == {p for p, n in needs.items() if "book" in n}, onlies
     # read75 R L1: it never said what `make pdf` needs besides
     pdf = re.findall(r"`make pdf` also needs ([a-z0-9-]+) and ([a-z0-9-]+)\.", flat("README.md"))
     assert len(pdf) == 1 and set(pdf[0]) == {p for p, n in needs.items() if "pdf" in n} - set(onlies[0]), pdf
+
+
+def _make_book_needs(text):
+    return re.search(r"`make book` needs only npm and nodejs, and checks for them on every run: npm fetches the "
+                     r"site's pinned JavaScript packages once \(they are kept in `_build/vendor/`\), and Node "
+                     r"typesets each formula not yet cached in `_build/math/`\.", text)
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
@@ -2184,11 +2189,20 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     # install them: ... or run `make test SYSTEM_PACKAGES=skip`"); the site cannot be built without them, and the
     # README says so: a first build fetches the site's scripts with npm and typesets its formulas with Node
     assert "or run `make test SYSTEM_PACKAGES=skip`" not in readme and "cannot install them:" not in readme
-    assert "`make book` needs only npm and nodejs. Without them, its first run cannot build the site." in readme
+    # read76 R C1: "Without them, its first run cannot build the site" let later runs do without them, though
+    # `make book` checks for both on every run (Makefile: book: system-packages-book) and Node typesets every formula
+    # the cache has not seen; only npm is needed once
+    assert _make_book_needs(readme), "README.md no longer says when `make book` needs npm and Node"
+    assert not _make_book_needs("`make book` needs only npm and nodejs. Without them, its first run cannot build "
+                                "the site.")                                     # the negative control
+    assert "book: system-packages-book" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    system_packages = (ROOT / "tools" / "system_packages.py").read_text(encoding="utf-8")
+    assert 'needed = missing(target)' in system_packages and '== "skip"' in system_packages
     build_site = (ROOT / "tools" / "build_site.py").read_text(encoding="utf-8")
     assert 'VENDOR = ROOT / "_build" / "vendor"' in build_site and 'raise SystemExit(f"npm is needed once' in build_site
     static_math = (ROOT / "tools" / "static_math.py").read_text(encoding="utf-8")
     assert 'node = shutil.which("node") or shutil.which("nodejs")' in static_math and "_build/math/" in static_math
+    assert 'static_math.typeset_pages(pages, BUILD_VENDOR / "mathjax", BUILD / "math")' in build_site
     direct = {}
     for path in sorted((ROOT / "tests").rglob("*.py")):
         found = re.findall(r"\bpytest\.skip\(|\bimportorskip\(|\bmark\.skip(?:if)?\b",
@@ -3281,7 +3295,7 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
     assert ("The repository is not hosted publicly yet (README.md), so a pull request here is your branch, offered to "
             "the course's maintainers to merge.") in text
-    assert "and the repository is not hosted publicly." in flat("README.md")
+    assert "neither the website nor the repository is public yet." in flat("README.md")
     assert ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
             "and figures under CC BY-SA 4.0. It sets no separate terms for contributions.") in text
     licence = flat("LICENSE")
@@ -4406,10 +4420,10 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     assert "appendix.ipynb" in {p.name for p in (ROOT / "chapters" / "en").glob("*.ipynb")}
     assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]["testpaths"])
-    # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it"
-    assert ("The comparison leaves out three kinds of output: timings, which change from run to run; the plots' "
-            "images; and the interactive widgets' ids. Memory addresses (`0x…`) are masked before the "
-            "comparison.") in text
+    # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it";
+    # read76 R L15: the three items side by side, the reason of the first in parentheses
+    assert ("The comparison ignores timings (they change from run to run), the plots' images and the interactive "
+            "widgets' ids, and masks memory addresses (`0x…`) first.") in text
     # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
     # and the suite's --nbval-sanitize-with file masks memory addresses
     assert "two kinds of output" not in text.lower()
@@ -4462,9 +4476,12 @@ def test_the_readme_gives_the_rule_of_generated_notebooks_to_whoever_changes_the
     writes every notebook from its source."""
     text = flat("README.md")
     assert "never the notebook" not in text and "Every notebook is generated from `src/`: edit" not in text
-    # read75 R L9: a paragraph of its own, addressed to whoever changes the course
-    assert ("To change the course: all the notebooks are generated from `src/`, so edit the source, not the "
-            "notebook ([CONTRIBUTING.md](CONTRIBUTING.md)).") in text
+    # read75 R L9: a paragraph of its own, addressed to whoever changes the course; read76 R L9: it moved out of the
+    # learner's section, onto CONTRIBUTING.md's item of "Further documentation"
+    further = text.split("## Further documentation", 1)[1].split(" ## ", 1)[0]
+    assert ("* [CONTRIBUTING.md](CONTRIBUTING.md): to change the course. All the notebooks are generated from `src/`, "
+            "so edit the source, not the notebook;") in further
+    assert "generated from `src/`" not in text.split("## Further documentation", 1)[0]
     sets = sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
     assert sets and all(re.search(r"[Rr]eplace (?:that|the) line", p.read_text(encoding="utf-8")) for p in sets)
     builder = ast.get_docstring(ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")))
@@ -4812,46 +4829,86 @@ def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
     assert _dtype_step(old) is None                                               # the negative control
 
 
-def _lib_entry(text):
-    return re.search(r"\* `lib/`: the shared library, where each function a section teaches is written once"
-                     r"( \(except the position encodings that §(\d+\.\d+) compares, which stay in its notebook\))?;", text)
+def _chapter_functions():
+    """{section "x.y": names of the functions and classes its code cells define at the top level}, read from
+    src/chapters/*.py, and the set of names lib/*.py defines at the top level."""
+    defined = {}
+    for path in sorted((ROOT / "src" / "chapters").glob("*.py")):
+        section = None
+        for kind, body in re.findall(r'^(md|code)\(r?"""(.*?)"""', path.read_text(encoding="utf-8"), re.M | re.S):
+            if kind == "md":
+                section = (re.findall(r"^## (\d+\.\d+) ", body, re.M) or [section])[-1]
+            else:
+                for name in re.findall(r"^(?:def|class) (\w+)", body, re.M):
+                    defined.setdefault(section, set()).add(name)
+    in_lib = set()
+    for path in (ROOT / "lib").rglob("*.py"):
+        in_lib |= set(re.findall(r"^(?:def|class) (\w+)", path.read_text(encoding="utf-8"), re.M))
+    return defined, in_lib
+
+
+def _own_functions(text):
+    """The functions a sentence says a notebook defines itself, not in lib (read76 R C2): {section: names}, where
+    "§3.5's position encodings" stands for sinusoidal and rope_score, and "§7's" for any subsection of §7; None
+    when the sentence names no such function."""
+    said = re.search(r"(?:position encodings that §(\d+\.\d+) compares|§(\d+\.\d+)'s position encodings), "
+                     r"(?:and )?§(\d+\.\d+)'s `(\w+)`,? (?:and|or) §(\d+)'s ((?:`\w+`(?:, | and )?)+)", text)
+    if not said:
+        return None
+    return {said.group(1) or said.group(2): {"sinusoidal", "rope_score"}, said.group(3): {said.group(4)},
+            said.group(5): set(re.findall(r"`(\w+)`", said.group(6)))}
+
+
+def _check_own_functions(text, where):
+    named = _own_functions(text)
+    assert named, f"{where} no longer names the functions a notebook defines itself, which lib does not hold"
+    defined, in_lib = _chapter_functions()
+    # the rule the sentences state: nothing a chapter notebook defines at the top level is defined in lib
+    assert not {n for names in defined.values() for n in names} & in_lib
+    for section, names in named.items():
+        mine = set().union(*(v for k, v in defined.items() if k and (k == section or k.startswith(section + "."))))
+        assert names <= mine, (where, section, names - mine)
+    assert "prefix_loss_and_grads" in named["7"] and "dropout_forward" in named["4.8"]
+    return named
 
 
 def test_the_layout_says_which_taught_code_is_not_in_lib():
     """CONTRIBUTING.md's layout (read71 A C3: it said lib held every function a section teaches, though §3.5 defines
-    the position encodings it compares in its own notebook, as §0.6 says). The exception is named; the old entry,
-    without it, fails the same reading."""
-    entry = _lib_entry(flat("CONTRIBUTING.md"))
-    assert entry and entry.group(1), "CONTRIBUTING.md's layout no longer names the code of §3.5 that is not in lib"
-    old = "* `lib/`: the shared library, where each function a section teaches is written once;"
-    assert "shared NumPy code" not in flat("CONTRIBUTING.md")     # read76 A L18: lib/plain_python.py uses no NumPy
-    assert _lib_entry(old) and not _lib_entry(old).group(1)                      # the negative control
+    the position encodings it compares in its own notebook; read76 R C2: so do §4.8 and §7.3, whose
+    `dropout_forward` and `prefix_loss_and_grads` they teach). The entry says most, and names functions each section
+    defines itself, as the chapter sources' code cells show; the old entries fail the same reading."""
+    entry = flat("CONTRIBUTING.md")
+    assert ("* `lib/`: the shared library, where most functions a section teaches are written once (a function a "
+            "notebook defines itself, such as") in entry
+    _check_own_functions(entry, "CONTRIBUTING.md's layout")
+    assert "shared NumPy code" not in entry                 # read76 A L18: lib/plain_python.py uses no NumPy
+    for old in ("* `lib/`: the shared library, where each function a section teaches is written once;",
+                "* `lib/`: the shared library, where each function a section teaches is written once (except the "
+                "position encodings that §3.5 compares, which stay in its notebook);"):
+        assert _own_functions(old) is None                                       # the negative controls
     source = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
-    assert f"## {entry.group(2)} " in source
     for name in ("sinusoidal", "rope_score"):
         assert f"\ndef {name}(" in source
-        assert not any(re.search(rf"^def {name}\(", p.read_text(encoding="utf-8"), re.M)
-                       for p in (ROOT / "lib").glob("*.py")), name
-    assert f"Apart from the position encodings that §{entry.group(2)} compares in its notebook" in flat(
-        "src", "chapters", "00_start.py")
-
-
-def _readme_lib(text):
-    return re.search(r"(Apart from the position encodings that §(\d+\.\d+) compares in its notebook, )?[Tt]he sections "
-                     r"import the code they teach from `lib`", text)
 
 
 def test_the_readme_says_which_taught_code_is_not_in_lib():
-    """README.md (read74 R C1: it said the sections import the code they teach from `lib`, though §3.5 defines the
-    position encodings it compares in its own notebook). It names the exception as §0.6 does, and the same section as
-    CONTRIBUTING.md's layout; the old sentence, without it, fails the same reading."""
-    said = _readme_lib(flat("README.md"))
-    assert said and said.group(1), "README.md no longer names the code of §3.5 that is not in lib"
-    old = "The sections import the code they teach from `lib`, the course's small NumPy library."
-    assert _readme_lib(old) and not _readme_lib(old).group(1)                    # the negative control
-    assert (f"Apart from the position encodings that §{said.group(2)} compares in its notebook, the code the course "
-            "teaches lives in one small NumPy package") in flat("src", "chapters", "00_start.py")
-    assert said.group(2) == _lib_entry(flat("CONTRIBUTING.md")).group(2)   # whose test reads §3.5's source
+    """README.md and §0.6 (read74 R C1: the README said the sections import the code they teach from `lib`, though
+    §3.5 defines the position encodings it compares in its own notebook; read76 R C2: §4.8 defines `dropout_forward`
+    and §7 `prefix_loss_and_grads`, `hidden_future_logits` and `generate_without_cache` too). Both say "most" and
+    name, as functions a notebook keeps out of `lib`, functions that the chapter sources' code cells define in those
+    sections and lib does not; the old sentences fail the same reading."""
+    readme = flat("README.md")
+    assert "The sections import most of the code they teach from `lib`, the course's small NumPy library." in readme
+    start = flat("src", "chapters", "00_start.py")
+    assert "Most of the code the course teaches lives in one small NumPy package, `lib`." in start
+    named = _check_own_functions(readme, "README.md")
+    assert named == _check_own_functions(start, "§0.6")
+    assert named["7"] == {"prefix_loss_and_grads", "hidden_future_logits", "generate_without_cache"}
+    for old in ("Apart from the position encodings that §3.5 compares in its notebook, the sections import the code "
+                "they teach from `lib`, the course's small NumPy library.",
+                "Apart from the position encodings that §3.5 compares in its notebook, the code the course teaches "
+                "lives in one small NumPy package, `lib`."):
+        assert _own_functions(old) is None                                       # the negative controls
 
 
 def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
@@ -4864,6 +4921,11 @@ def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
     assert "``practice=True`` (or a seed) runs tests of the hidden kinds on fresh random data." in source
     assert "seed = secrets.randbelow(1_000_000) if practice is True else int(practice)" in source
     assert "cases = exercise.hidden_cases(seed)" in source
+    # read76 R L17: what a passing exercise prints, as check() writes it and a worked solution shows it
+    assert "when all pass, it prints one line, such as `mask-2 · masked_softmax: 8/8 ✓`." in text
+    assert 'lines.append(f"{header}: {passed}/{len(results)} ✓")' in source
+    assert "mask-2 · masked_softmax: 8/8 ✓" in (ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb").read_text(
+        encoding="utf-8")
 
 
 def test_the_readmes_row_of_section_0_names_its_subsections():
@@ -4911,9 +4973,15 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     sentence."""
     part = flat("README.md").split("## The experiment (§7)", 1)[1].split(" ## ", 1)[0]
     assert "Where the tokens so far do not determine the next token, it copies" not in part
-    # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now
-    assert ("It reads the answer from a later position of its input. It does so where the tokens so far cannot "
-            "determine the next token, and also at some positions where they already do.") in part, part
+    # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now. read76 R L6: three
+    # sentences began with "It", and the step from "below the causal bound" to "reads ahead" went unsaid
+    assert ("the decoder brings its training loss below the causal bound, which only a model that reads ahead can "
+            "do. It takes the answer from a later position of its input, both where the tokens so far cannot "
+            "determine the next token and at some positions where they already do.") in part, part
+    assert "The *causal bound* is the lowest loss a causal model can reach on this corpus (§7.2)." in part
+    # read76 R L7: §7.2 counts lines, not words (the README once said "252 words")
+    assert "The rule allows 252 lines;" in part and "252 words" not in part
+    assert "The language has $6^2 + 6^3 = 252$ lines." in flat("src", "chapters", "07_decoder.py")
     assert "leave the next token open" not in part
     code = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
     assert 'encode("aжb|bжa", vocab)' in code
