@@ -43,7 +43,7 @@ $$
 
 Attn is the causal multi-head attention of §2 (with $W_O$, no biases). MLP is the position-wise network that maps a row $z$ to $\mathrm{GELU}(z W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $D \times \lvert\mathcal V\rvert$ maps every position to $\lvert\mathcal V\rvert$ logits, the unnormalised log-probabilities of the next token. The rows $X$ that flow along this path are called the **residual stream**.
 
-The operations of the model live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`. The file's name follows llm.c, which speaks of each such operation as a layer; in the prose of this course, a layer is always a block. There are two exceptions. The attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`.
+The operations of the model live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`, with two exceptions: the attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`. The file's name follows llm.c, which calls each such operation a layer. In the prose of this course, layer $\ell$, or a layer of the model, always means a block; only the output layer $W_\text{head}$ and layer normalisation keep their usual names.
 
 A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains these operations; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
@@ -1144,7 +1144,7 @@ This decoder is small, but every part of it is real and checked. A real project 
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** Typically a warm-up of the learning rate, then a cosine decay; large models often train unstably without a schedule. Gradient clipping and AdamW with weight decay are common too.
 * **Batched generation over prompts of different lengths.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
-* **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels that such scale requires.
+* **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider blocks, mixed precision, and the efficient attention kernels that such scale requires.
 
 Below, the 6912 parameters are broken down by component, with the number weight tying would save.
 """)
