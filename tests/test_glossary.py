@@ -894,7 +894,7 @@ def test_section_4s_control_is_not_the_unmasked_model_in_russian():
            ("src/solutions/ex04_causality.py cell 40", "`control` — чистая модель без маски: контроль", "markdown")]
     found = violations([(where, "ru", text, kind) for where, text, kind in old])      # negative control
     assert len(found) == len(old) and all("модель с выключенной маской" in f for f in found), found
-    assert not violations([("src/quizzes/07_decoder.py §7 question 5", "ru", "Почему модель без маски не может "
+    assert not violations([("src/quizzes/07_decoder.py §7 question 5", "ru", "Что мешает модели без маски "
                                                                               "пользоваться KV-кэшем?", "markdown"),
                            ("src/chapters/08_real_text.py cell 20", "ru", "модель без маски", "markdown"),
                            ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.dec-4.test.x]", "ru",
