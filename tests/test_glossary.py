@@ -894,7 +894,7 @@ def test_section_4s_control_is_not_the_unmasked_model_in_russian():
            ("src/solutions/ex04_causality.py cell 40", "`control` — чистая модель без маски: контроль", "markdown")]
     found = violations([(where, "ru", text, kind) for where, text, kind in old])      # negative control
     assert len(found) == len(old) and all("модель с выключенной маской" in f for f in found), found
-    assert not violations([("src/quizzes/07_decoder.py §7 question 5", "ru", "Почему модель без маски не может "
+    assert not violations([("src/quizzes/07_decoder.py §7 question 5", "ru", "Что мешает модели без маски "
                                                                               "пользоваться KV-кэшем?", "markdown"),
                            ("src/chapters/08_real_text.py cell 20", "ru", "модель без маски", "markdown"),
                            ("course_i18n/locales/ru/LC_MESSAGES/course.po [grading.exercise.dec-4.test.x]", "ru",
@@ -903,3 +903,20 @@ def test_section_4s_control_is_not_the_unmasked_model_in_russian():
     page = " ".join(WORDS.read_text(encoding="utf-8").split())
     assert ("* `[§4]`: only in §4's texts (its notebook, quiz and exercise set, and that set's interface texts)."
             in page)
+
+
+def test_a_layer_of_the_model_is_a_block_and_the_rule_names_its_exceptions():
+    """§7.1 once said 'in the prose of this course, a layer is always a block', beside its own 'output layer
+    W_head' and 'layer normalisation', and Figure 7.1 called the MLP's two maps 'two layers' (read77 en C1). The rule
+    now names its exceptions, and the rows of docs/words.md catch the figure's old words in all three languages."""
+    chapter = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
+    assert "a layer is always a block" not in chapter and "more and wider layers" not in chapter
+    assert ("In the prose of this course, layer $\\ell$, or a layer of the model, always means a block; only the "
+            "output layer $W_\\text{head}$ and layer normalisation keep their usual names.") in chapter
+    old = [("tools/diagrams.py [decoder.mlp]", "en", "two layers with GELU between them, each row on its own"),
+           ("tools/diagrams.py [decoder.mlp]", "zh", "两层网络，中间是 GELU，每一行单独计算"),
+           ("tools/diagrams.py [decoder.mlp]", "ru", "два слоя с GELU между ними, каждая строка отдельно")]
+    assert len(violations([(where, lang, text, "message") for where, lang, text in old])) == 3
+    from tools import diagrams
+    assert not violations([("tools/diagrams.py [decoder.mlp]", lang, diagrams.WORDS["decoder"]["mlp"][lang],
+                            "message") for lang in diagrams.LANGUAGES])

@@ -319,7 +319,7 @@ WORDS = {
         "stream": "residual stream X",
         "ln": "normalises each row on its own",
         "attn": "causal multi-head attention (§1, §2): the only step in which row t reads other rows, j ≤ t",
-        "mlp": "two layers with GELU between them, each row on its own",
+        "mlp": "two linear maps with GELU between them, each row on its own",
         "ln_f": "a last layer normalisation",
         "head": "logits: at every position, one number per token of the vocabulary; the larger it is, the likelier that token comes next",
     }),

@@ -35,7 +35,7 @@ from lib.positions import embed, embed_backward
 md(r"""
 ## 7.1 The model and a gradient check of the whole decoder
 
-The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0; a block is also called a layer, so block $\ell$ and layer $\ell$ are the same thing. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3; block $\ell$ reads $X^{(\ell)}$ and updates it twice: each time it normalises a copy of $X$, passes the copy through a sublayer and adds the result to $X$:
+The decoder is a stack of $L$ **pre-LN** residual blocks, numbered from 0; a block is also called a layer, so block $\ell$ and layer $\ell$ are the same thing. Block 0 reads $X^{(0)}_t = E[x_t] + P[t]$, the input vector of §3. Block $\ell$ reads $X^{(\ell)}$ and updates it twice. Each time, it normalises $X$, passes the result through a sublayer and adds the sublayer's output back to $X$:
 
 $$
 X \leftarrow X + \mathrm{Attn}(\mathrm{LN}_1(X)), \qquad X \leftarrow X + \mathrm{MLP}(\mathrm{LN}_2(X)).
@@ -43,7 +43,7 @@ $$
 
 Attn is the causal multi-head attention of §2 (with $W_O$, no biases). MLP is the position-wise network that maps a row $z$ to $\mathrm{GELU}(z W_1 + b_1) W_2 + b_2$. After the $L$ blocks comes one more layer normalisation, and finally the output layer $W_\text{head}$ of shape $D \times \lvert\mathcal V\rvert$ maps every position to $\lvert\mathcal V\rvert$ logits, the unnormalised log-probabilities of the next token. The rows $X$ that flow along this path are called the **residual stream**.
 
-The operations of the model live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`. The file's name follows llm.c, which speaks of each such operation as a layer; in the prose of this course, a layer is always a block. There are two exceptions. The attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`.
+The operations of the model live in `lib/layers.py`, in the style of Andrej Karpathy's llm.c (a GPT-2 trainer in plain C): each `*_forward` sits next to its `*_backward`, with two exceptions: the attention forwards stay in `lib/attention.py` with the code of §1 and §2 (`lib.layers` re-exports them), and `embed` sits with its backward in `lib/positions.py`. The file's name follows llm.c, which calls each such operation a layer. In the prose of this course, layer $\ell$, or a layer of the model, always means a block; only the output layer $W_\text{head}$ and layer normalisation keep their usual names.
 
 A forward function returns its output and `saved`, the intermediate results its backward pass needs; the backward function takes the upstream gradient `d_out` and `saved` and returns the gradients of the inputs and parameters. `saved` is not the KV cache of §5: it is kept for this one backward pass and then thrown away. `lib.decoder.Decoder` chains these operations; all parameters sit in one dict, `params`, and `backward` returns a dict of gradients with the same keys.
 
@@ -81,7 +81,7 @@ def error_claim(error, bound=1e-6):
 """)
 
 md(r"""
-**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each line after it gives the parameter's name, the entry, the gradient of the backward pass, the central difference, and the bound the relative error stays under, $10^{-6}$. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. Training only needs the gradients to be correct, so the derivations can wait until §7.7, after the experiment, which derives the backward pass of each operation and checks it at every entry.
+**The whole decoder.** We compute every gradient on a small batch, then take one random entry from each of 8 of the model's parameter arrays and compare it with a central difference. The first printed line lists the tokens that occur in the batch; each line after it gives the parameter's name, the entry, the gradient of the backward pass, the central difference, and the bound the relative error stays under, $10^{-6}$. Entries whose gradient is exactly 0 (for example a row of $E$ for a token that does not occur in the batch) are skipped, since a relative error means nothing there. Training only needs the gradients to be correct, so the derivations can wait: §7.7, which comes after the experiment, derives the backward pass of each operation and checks it at every entry.
 """)
 
 code(r"""
@@ -120,7 +120,7 @@ To tell learning from cheating, we want a corpus whose rule fits in one sentence
 
 The alphabet has six symbols, two from each of the course's three scripts (Latin, Cyrillic and Chinese): `a b д ж 春 雨`. We call all six of them *letters*. Examples are `春ж雨|雨ж春` and `ab|ba`. The language has $6^2 + 6^3 = 252$ lines. The corpus shipped with the course, `lib/corpus/mirror.txt`, holds 216 of them. The other 36 (every seventh line in the order of `mirror_language()`) **never appear in training** and are kept for testing: a model that has really learned the rule should also reverse the words it was never asked to reverse.
 
-The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one, so in a batch that also holds a 3-letter line, its inputs are padded with two `<eos>` and its targets with two −100 (`IGNORE`), up to the 8 positions of the longer line.
+The vocabulary follows §1: the 3 special tokens plus the 7 characters of the corpus (6 letters and `|`), so $\lvert\mathcal V\rvert = 10$. `collate` pads on the right: a 2-letter line is 2 characters shorter than a 3-letter one. In a batch that also holds a 3-letter line, the 2-letter line's inputs are therefore padded with two `<eos>` and its targets with two −100 (`IGNORE`), up to the 8 positions of the longer line.
 """)
 
 code(r"""
@@ -180,7 +180,7 @@ assert (abs(best_causal - every_line_alike) < 1e-12
 md(r"""
 ### One training step
 
-A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` is forward pass, cross-entropy and backward pass in one call), and update the parameters with Adam. For every parameter, Adam (also in `lib/decoder.py`) keeps running means of the gradient and of its square. Each step moves the parameter by the learning rate times the first mean divided by the square root of the second (both bias-corrected, with a small constant $\kappa$ added to the square root).
+A training step does four things: draw 32 random lines as a batch, pad them on the right with `collate`, compute the loss and every gradient (`loss_and_grads` runs the forward pass, the cross-entropy and the backward pass in one call), and update the parameters with Adam. For every parameter, Adam (also in `lib/decoder.py`) keeps running (exponentially weighted) averages of the gradient and of its square. Each step moves the parameter by the learning rate times the first average divided by the square root of the second (both bias-corrected, with a small constant $\kappa$ added to the square root).
 
 On this batch the randomly initialised model has a loss of 2.7056; after one step the loss on the same batch is 2.4152.
 """)
@@ -202,7 +202,7 @@ assert round(loss_before, 4) == 2.7056 and round(loss_after, 4) == 2.4152
 md(r"""
 ### Training
 
-`lib.decoder.train` repeats the step above 300 times. It starts from the same initialisation (random seed 0) and draws its batches with the same random seed (1), so its first batch is the batch above. The learning rate stays at 0.01, with no learning-rate schedule. Figure 7.2 in §7.3 shows this run next to the unmasked one. Every 50 steps, starting with the first, we print the loss of the current batch: it falls quickly to about 0.7 and stays there. Training has not stalled: the loss has come close to the bound $\mathcal{L}^*$ computed above, and the loss that remains comes from the free targets, which the past does not decide. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
+`lib.decoder.train` repeats the step above 300 times. It starts from the same initialisation (random seed 0) and draws its batches with the same random seed (1), so its first batch is the batch above. The learning rate stays at 0.01, with no learning-rate schedule. Figure 7.2 in §7.3 shows this run next to the unmasked one. The cell prints the batch loss at every 50th step, starting with the first (steps 1, 51, …, 251): it falls quickly to about 0.7 and stays there. Training has not stalled: the loss has come close to the bound $\mathcal{L}^*$ computed above, and the loss that remains comes from the free targets, which the past does not decide. Over the whole corpus the trained model's loss is 0.7272: 0.03 above $\mathcal{L}^*$ and 0.01 above the rule level 0.7169. The cell also keeps copies of the model, one before training and one after every 25th step; the subsection "Five seeds" of §7.3 measures their loss.
 """)
 
 code(r"""
@@ -237,7 +237,7 @@ assert np.all((0.5 < masked_losses[50:]) & (masked_losses[50:] < 1.0))
 md(r"""
 ### Has it learned the rule?
 
-We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus: none of these words ever appears before a bar in the corpus. The two-letter held-out words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`). The three-letter ones occur nowhere in it as whole words: the reversal of a held-out three-letter word is held out too.
+We turn each of the 36 held-out words into a prompt `<bos> word |` and let the model continue with greedy decoding, which takes the most probable token at every step. It writes as many tokens as the word has letters, plus one: the reversed word and an `<eos>`. All 36 completions are right, although none of these lines is in the corpus, and none of these words ever appears there before a bar. The two-letter held-out words, `ba` for example, do occur in the corpus as whole words, but only after a bar, as the reversal of the word before it (`ab|ba`). The three-letter ones occur nowhere in it as whole words: the reversal of a held-out three-letter word is held out too.
 
 Greedy decoding takes a maximum, which a rounding difference could flip if the two largest logits were almost equal. So the cell also checks that, at every greedy choice, the largest logit beats the second by more than $10^{-6}$.
 """)
@@ -294,7 +294,7 @@ md(r"""
 
 Now we change one thing: training passes `causal=False`, so the attention of every layer may read every position. The initial parameters and the order of the batches are those of §7.2. The model trained this way is the **unmasked model**; the model of §7.2, trained with the mask, is the **masked model**.
 
-Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. By §7.2, only a model that reads the future can do that.
+Under the data protocol of §1, target $t$ is input $t+1$. Without the mask, position $t$ can read input $t+1$, the very answer it must predict. The loss of the last batch falls to about 0.0005, far below $\mathcal{L}^*$, and over the whole corpus (still without the mask) it is about 0.0005 too. As §7.2 showed, only a model that reads the future can do that.
 """)
 
 code(r"""
@@ -393,7 +393,7 @@ md(r"""
 
 Which positions does the unmasked model read? Figure 7.3 shows the attention weights of the two heads of its layer 0 on the line `aжb|bжa` (weights below 0.05 carry no label). Row $i$ is the query at position $i$ and column $j$ the key it reads; the boxes mark the next position, $j = i + 1$, whose input is target $i$. A masked model has only zeros above the diagonal; this one puts much of its weight there.
 
-The printed array has one entry per query $i$: the total weight a head puts on later positions whose input equals target $i$, taking the larger of the two heads' totals. For queries 0 to 3 it is above 0.9. Such a query reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1, row 1 reads the `ж` at position 6. The targets of queries 0 to 2 are the ones the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position a query reads changes with the seed (see "Five seeds" below).
+For each query $i$, the printed array gives the total weight that a head puts on later positions whose input equals target $i$ (the larger of the two heads' totals). For queries 0 to 3 it is above 0.9. Such a query reads either the boxed cell (the next position) or the same letter in the mirrored half after `|`; for example, in head 1, row 1 reads the `ж` at position 6. The targets of queries 0 to 2 are the ones the past cannot decide: the first letter, the second, and whether `|` or a third letter comes next. Which position a query reads changes with the seed (see "Five seeds" below).
 """)
 
 code(r"""
@@ -439,8 +439,8 @@ md(r"""
 Finally each model generates on its own. The unmasked model cannot use a KV cache (§5): in this model, each new token changes the residual stream at the old positions, and with it the keys and values of every layer above layer 0. So at every step it runs the full forward pass over the whole prefix, without the mask, as it was trained.
 
 * **Completing the held-out words.** Given the same 36 prompts, it gets 9 right at this seed. After `|`, the answer also lies in the past, in the word before the bar, but the model has only partly learned to read it there. With the future hidden, its loss on the decided targets of the corpus is still 2.5 (see the tables below). The letter it used to read at the next position does not exist during generation.
-* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. 48 lines of the masked model obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`.
-* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last position of a line with a 3-letter word) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, it ranks `<eos>` first at 23.7% of the scored positions whose target is not `<eos>`; with the whole line in view, at none of them (the last number printed).
+* **Free generation from `<bos>`.** Sampling at temperature 1 with random seeds 0–49 gives 50 lines per model. Of the masked model's 50 lines, 48 obey the rule, 44 of them distinct. At this seed all 50 lines of the unmasked model are empty: its first token is `<eos>`.
+* **Why the unmasked model stops at once.** Given `<bos>` alone, it puts probability 0.96 on `<eos>`. In training, the only scored position with no input after it (the last position of a line with a 3-letter word) always had the target `<eos>`; in generation, the newest position never has anything after it. With the future hidden, it ranks `<eos>` first at 23.7% of the scored positions whose target is not `<eos>`; with the whole line in view, it does so at none of them (the last number printed).
 
 The masked model generates with `generate` (a KV cache in every layer, §7.5); the cell asserts that at all 50 seeds it writes the same tokens as generation without a cache.
 """)
@@ -763,7 +763,7 @@ Where it reads the answer varies too. At seeds 0 and 3 its prediction at positio
 
 Yet at every seed it gets every free target right: it takes those answers from later inputs, since the mirrored half after `|` repeats the letters. "It learned to copy the next input" is true at some seeds only. What holds at every seed is that it reads from the future whatever the past does not decide.
 
-Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises: at every seed, from step 100 on, it is higher at each 50-step mark than at the one before. Its training loss keeps improving while it gets worse at the task it will face when it generates.
+Figure 7.4 follows the loss with the future hidden during training at the five seeds (blue: with the mask; orange: without). For the masked model it is the ordinary loss, which falls to near $\mathcal{L}^*$ and stays there. Without the mask it falls at first, while the model still learns from the past; once the model has found the shortcut, the loss rises: at every seed it is higher at each of steps 100, 150, …, 300 than 50 steps earlier. Its training loss keeps improving while it gets worse at the task it will face when it generates.
 """)
 
 code(r"""
@@ -876,7 +876,7 @@ The structural argument of §4.2 is an induction over layers. The base case: row
 * with the mask: the prefix change is exactly 0 in all three, so every step of the induction holds;
 * with the mask off in both blocks: $X^{(0)}$ is still 0 (the embedding works position by position), and the change starts at $X^{(1)}$;
 * with only block 1 unmasked (`causal=(True, False)`): $X^{(0)}$ and $X^{(1)}$ are still 0, and the leak appears in $X^{(2)}$;
-* with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, masked as it is, cannot wash it out.
+* with only block 0 unmasked (`causal=(False, True)`): the change starts at $X^{(1)}$, and block 1, although masked, carries it on to $X^{(2)}$.
 
 The final layer normalisation and the output layer work position by position, so no leak can start there. In principle they could remove a leak: layer normalisation, for example, ignores a change that shifts a whole row by a constant. That would take an accident of the weights, and none happened here: with the mask off in both blocks, the test above found the leak in the logits. So a leak in any one block should be treated as a leak of the whole model.
 """)
@@ -1090,7 +1090,7 @@ assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
 md(r"""
 ### The work and the time the cache saves
 
-We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, $2/(n+1)$ as many. The cell below counts the positions computed with and without the cache and asserts that both generate the same tokens: the cache saves repeated work and changes no result.
+We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, a fraction $2/(n+1)$ of those it computes without the cache. The cell below counts the positions computed with and without the cache and asserts that both generate the same tokens: the cache saves repeated work and changes no result.
 """)
 
 code(r"""
@@ -1144,7 +1144,7 @@ This decoder is small, but every part of it is real and checked. A real project 
 * **Weight tying.** The output layer reuses the transposed token embedding table, $W_\text{head} = E^\top$. In our model this saves $D \cdot \lvert\mathcal V\rvert = 160$ parameters, far more in a model with a large vocabulary; in the backward pass the two gradients add up.
 * **Learning-rate schedules.** Typically a warm-up of the learning rate, then a cosine decay; large models often train unstably without a schedule. Gradient clipping and AdamW with weight decay are common too.
 * **Batched generation over prompts of different lengths.** `generate` continues one unpadded stream at a time (§5.7). Continuing several prompts of different lengths at once needs each row's own length and position, and a mask over the padded keys.
-* **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider layers, mixed precision, and the efficient attention kernels that such scale requires.
+* **Scale.** Subword tokens (such as BPE) instead of single characters, a longer context, more and wider blocks, mixed precision, and the efficient attention kernels that such scale requires.
 
 Below, the 6912 parameters are broken down by component, with the number weight tying would save.
 """)
@@ -1231,7 +1231,7 @@ assert error < 1e-6
 """)
 
 md(r"""
-**Layer normalisation.** Each position is normalised over its own $D$ features, then scaled by a gain and shifted by a bias. For one row $z$: $\hat z = (z - \mu)/\sqrt{\sigma^2 + \delta}$, output $\hat z \odot \gamma + \beta$. It is `feature_normalization` of §4.7 with two parameter vectors added; row $t$ reads only row $t$. In the backward pass the mean and the variance depend on the whole row. With $\hat g = g \odot \gamma$ and bars for means over the $D$ features, this gives $\partial f/\partial z = \frac{1}{\sqrt{\sigma^2+\delta}}\big(\hat g - \overline{\hat g} - \hat z\,\overline{\hat g \odot \hat z}\big)$.
+**Layer normalisation.** Each position is normalised over its own $D$ features, then scaled by a gain and shifted by a bias. For one row $z$: $\hat z = (z - \mu)/\sqrt{\sigma^2 + \delta}$, output $\hat z \odot \gamma + \beta$. It is `feature_normalization` of §4.7 with two parameter vectors added; row $t$ reads only row $t$. In the backward pass the mean and the variance depend on the whole row. With $g$ the upstream gradient of the output row, $\hat g = g \odot \gamma$, and bars for means over the $D$ features, this gives $\partial f/\partial z = \frac{1}{\sqrt{\sigma^2+\delta}}\big(\hat g - \overline{\hat g} - \hat z\,\overline{\hat g \odot \hat z}\big)$.
 """)
 
 code(r"""
@@ -1305,9 +1305,9 @@ md(r"""
 
 * Put the parts of §1–§6 into $L$ pre-LN residual blocks, add layer normalisation, a position-wise GELU MLP, an output layer and the cross-entropy, and you have a decoder that trains in NumPy. Every backward pass agrees with central differences.
 * On the mirror language the masked model brings its loss down to near the causal bound $\mathcal{L}^* \approx 0.6969$ and reverses all 36 held-out words, none of which it ever saw before a bar. On the held-out lines it stays close to the rule level at all five seeds: it has learned the rule, not the corpus.
-* The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden, its loss first falls (to 1.63–2.25 at step 25), then rises: from step 100 on, it is higher at every 50-step mark than at the one before, and it ends far above the masked model's (2.50–5.12 against 0.7246–0.7342). All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
+* The unmasked model, the same model trained without the mask, reaches a loss of about 0.0005, below the bound of every causal model, and gets every free target right. With the future hidden, its loss first falls (to 1.63–2.25 at step 25), then rises: at each of steps 100, 150, …, 300 it is higher than 50 steps earlier, and it ends far above the masked model's (2.50–5.12 against 0.7246–0.7342). All of this holds at the five seeds; how badly the model then generates varies from seed to seed.
 * A model without the mask that is trained on prefixes learns the rule too. What the mask buys is efficiency: one pass trains every position, and the keys and values of old positions stay fixed, so they can be cached.
-* The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal, and that unmasking a single block is enough for the leak to reach the output of the last block.
+* The future-perturbation test with its negative control, the residual stream layer by layer and the reachability matrix of the gradient all show that the whole model is causal. They also show that unmasking a single block is enough for the leak to reach the output of the last block.
 * Every layer needs its own KV cache. Fed through the caches one token at a time, a line gets the logits of the full forward pass to within $10^{-12}$, and generation with the caches writes the same tokens as generation without them. Caching only layer 0 completes 3 to 21 of the 36 held-out words; resetting the position completes none.
 
 The exercises for this section are in `exercises/en/ex07_decoder.ipynb`. §8 trains the same decoder, with and without the mask, on verse in the language of this edition.
