@@ -123,6 +123,22 @@ def test_section_8s_unk_share_is_the_share_of_characters_it_names():
     assert stated == [str(round(100 * share))] * 3, stated                # item 3 of §8.1, its comment, §8.2
 
 
+def test_section_8_says_of_the_corpus_readme_only_what_it_holds():
+    """§8 opens by pointing at lib/corpus/README.md. The README says what each of the three files leaves out (the
+    sonnets' numbers and titles; Onegin's missing stanzas and the lines with foreign words; four poems of the Chinese
+    text) but names neither the four poems nor the lines: the page once said it "lists the poems, stanzas and lines
+    each file leaves out" (read77 en C1), in all three languages."""
+    import lib
+    readme = (pathlib.Path(lib.__file__).parent / "corpus" / "README.md").read_text(encoding="utf-8")
+    paragraphs = [p for p in readme.split("\n\n") if p.startswith("**`verse_")]
+    assert len(paragraphs) == 3 and all("left out" in p for p in paragraphs), paragraphs
+    opening = nbsource.load(SECTIONS_BY_NUMBER[8], strict=False)[0].text
+    assert "its README gives their sources (all in the public domain) and says what each file leaves out:" in opening["en"]
+    assert "每个文件略去了哪些内容" in opening["zh"] and "Там же сказано, что в каждый файл не вошло:" in opening["ru"]
+    for lang, listed in (("en", "lists the"), ("zh", "列出"), ("ru", "перечисл")):
+        assert listed not in opening[lang], lang
+
+
 PRINTED_BOUND = re.compile(r"< 1e-0?(\d+)\b")
 
 
