@@ -2677,8 +2677,9 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.terms_not_written)
     assert "terms_not_written(" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
     rules = text[text.index("In a cell: * "):text.rindex("[site/README.md, \"Search\"]")]   # read62 G L2: once a 60-word sentence
-    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else "
-            "outside parentheses and maths: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
+    # read78 G L5: "nowhere else outside" stacked two negatives
+    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`); outside parentheses and maths, use "
+            "these marks for nothing else: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
         in rules           # read63 G C6: rows use them inside parentheses (h, t, a), which pieces() drops below
     assert "* write each term whole (training mode / evaluation mode, not training / evaluation mode);" in rules
     assert "* put a gloss in parentheses or maths ($…$): the programs drop both;" in rules
