@@ -2677,8 +2677,9 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     assert "search_index._terms_of(cell)" in inspect.getsource(test_glossary.terms_not_written)
     assert "terms_not_written(" in inspect.getsource(test_glossary.test_every_term_of_the_glossary_is_the_courses_word)
     rules = text[text.index("In a cell: * "):text.rindex("[site/README.md, \"Search\"]")]   # read62 G L2: once a 60-word sentence
-    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`), and use these marks nowhere else "
-            "outside parentheses and maths: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
+    # read78 G L5: "nowhere else outside" stacked two negatives
+    assert ("* separate terms with `/`, `,` or `;` (in Chinese also `，` and `；`); outside parentheses and maths, use "
+            "these marks for nothing else: write «заданные вручную параметры», not «параметры, заданные вручную»;") \
         in rules           # read63 G C6: rows use them inside parentheses (h, t, a), which pieces() drops below
     assert "* write each term whole (training mode / evaluation mode, not training / evaluation mode);" in rules
     assert "* put a gloss in parentheses or maths ($…$): the programs drop both;" in rules
@@ -3447,6 +3448,37 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     for name in files:
         assert name in readers, f"{name} is named after a prose change, yet reads no section"
 
+
+
+def test_the_glossarys_step_6_runs_both_commands_of_the_quick_loop_after_a_prose_change():
+    """docs/glossary.md, "Changing the glossary", step 6 (read78 G C2): it once said that tests/prose_tests.txt "lists
+    every test that reads the prose", yet the list leaves out the tests of the quick loop's step 4, among them
+    tests/test_translations.py, which fails on the very catalogues step 2 edits. The step now sends the reader to both
+    commands, and what it says of them holds: test_translations.py is in step 4's command and not in the list, a quiz
+    has a command of its own that runs it, and the tests neither names are excused in the test above."""
+    import inspect
+    text = flat("docs", "glossary.md")
+    step = text[text.index("6. Run `.venv/bin/python -m pytest tests/test_guides.py"):text.index("7. Before sending")]
+    assert "it lists every test that reads the prose" not in step
+    assert ("If step 2 changed prose, run instead the two commands that CONTRIBUTING.md's [Build and test one "
+            "source](../CONTRIBUTING.md#build-and-test-one-source) gives after a prose change: its step 4 for each "
+            "source you rebuilt (for a quiz, the command it gives for a quiz), then "
+            "`.venv/bin/python -m pytest -q @tests/prose_tests.txt`. The list alone leaves out the tests of step 4, "
+            "such as `tests/test_translations.py`, which fails until the cells you changed are confirmed. Between "
+            "them, the two commands run every test that reads the sections but a few that test something else in "
+            "them, such as the release notes or the built site; `tests/test_guides.py` names those few.") in step
+    loop = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    loop = loop[loop.index("### Build and test one source"):loop.index("### When the English changes")]
+    step4 = re.search(r"^4\. Test the notebooks.*?```bash\n(.*?)```", loop, re.M | re.S).group(1)
+    quiz = re.search(r"Test a quiz with:\s*```bash\n(.*?)```", loop, re.S).group(1)
+    listed = (ROOT / "tests" / "prose_tests.txt").read_text(encoding="utf-8").split()
+    assert "tests/test_translations.py" in step4 and "tests/test_translations.py" in quiz
+    assert "tests/test_translations.py" not in listed
+    assert "def test_every_translated_cell_is_confirmed" in (ROOT / "tests" / "test_translations.py").read_text(
+        encoding="utf-8")
+    excused = inspect.getsource(test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose)
+    assert '"tests/test_release.py": "counts the sections for CHANGELOG.md' in excused
+    assert '"tests/test_site_launch.py": "the built site in a browser"' in excused
 
 def _test_files(reads):
     """The test files of tests/ whose source matches the pattern `reads`, as "tests/test_….py"."""

@@ -12,10 +12,11 @@ language-neutral form there).
   groups them with a narrow no-break space, U+202F (1 048 576): a comma is the decimal
   sign there, and a plain space lets the number break across lines.
 * **Russian spacing.**  A number and its unit (72 МиБ, 53,1 %, 5 мс) are joined by a
-  no-break space (U+00A0 or U+202F); «№» is followed by U+00A0 (№\u00a01) and an em dash is
-  preceded by it (с ней модель учится предсказывать, без неё\u00a0— списывать), so that no line
-  starts with a dash or ends with a bare №.  «§» is written attached to its number (§7.2, §1–§6),
-  which cannot break either: what is checked is that neither § nor № is followed by a plain space.
+  no-break space, U+00A0, and by nothing else (not U+202F, which groups digits, nor no space at
+  all); «№» is followed by U+00A0 (№\u00a01) and an em dash is preceded by it (с ней модель
+  учится предсказывать, без неё\u00a0— списывать), so that no line starts with a dash or ends
+  with a bare №.  «§» is written attached to its number (§7.2, §1–§6), which cannot break
+  either: any space after § is rejected, a no-break one too (read78 G C1).
 * **The decimal comma in Russian** (0,33, ±7,9).  In the notebooks' Markdown test_glossary.py's
   table checks it; here it is checked in the catalogues' messages, where an argument written
   as code (``tol=0.005``, ``eps=0.5``) keeps its point.
@@ -59,7 +60,7 @@ FOUR_DIGITS_GROUPED = {
     "other": re.compile(r"(?<![\d.,])\d,\d{3}(?![\d,])(?!\.\d)"),
 }
 SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u2009]\d{3})+(?!\d)(?![.,]\d)")      # 1 048 576 with a breakable space
-RU_UNIT = re.compile(r"\d( )(?:%|‰|МиБ|КиБ|ГиБ|Мб|МБ|ГБ|КБ|байт\w*|мс|мкс|нс|ГФЛОП\w*)")
+RU_UNIT = re.compile(r"\d(\s?)(?:%|‰|МиБ|КиБ|ГиБ|Мб|МБ|ГБ|КБ|байт\w*|мс|мкс|нс|ГФЛОП\w*)")
 SECTION_SPACE = re.compile(r"§\s")
 NUMERO_SPACE = re.compile(r"№\s")
 SPACE_DASH = re.compile(r"[^\S\n]—")           # a space, not a line break, before an em dash
@@ -93,15 +94,15 @@ def number_problems(lang, text):
         for m in SPACE_GROUPS.finditer(clean):
             found.append(f"{m.group(0)!r}: group the digits with a narrow no-break space (U+202F)")
         for m in RU_UNIT.finditer(clean):
-            found.append(f"{clean[max(0, m.start() - 8):m.end()]!r}: a no-break space between a number and its unit")
+            if m.group(1) != "\u00a0":
+                found.append(f"{clean[max(0, m.start() - 8):m.end()]!r}: a no-break space between a number and its unit")
         for m in SECTION_SPACE.finditer(clean):
-            if m.group(0)[1] not in NO_BREAK:
-                found.append(f"{clean[m.start():m.end() + 6]!r}: no plain space after §")
+            found.append(f"{clean[m.start():m.end() + 6]!r}: no space after §: §1.2")
         for m in NUMERO_SPACE.finditer(clean):
-            if m.group(0)[1] not in NO_BREAK:
-                found.append(f"{clean[m.start():m.end() + 6]!r}: no plain space after №")
+            if m.group(0)[1] != "\u00a0":
+                found.append(f"{clean[m.start():m.end() + 6]!r}: a no-break space, U+00A0, after №")
         for m in SPACE_DASH.finditer(clean):
-            if m.group(0)[0] not in NO_BREAK:
+            if m.group(0)[0] != "\u00a0":
                 found.append(f"{clean[max(0, m.start() - 12):m.end() + 6]!r}: a no-break space before «—»")
         for m in RU_DECIMAL_POINT.finditer(clean):
             want = m.group(0).replace(".", ",").replace("-", "−")
@@ -137,6 +138,13 @@ def test_the_check_finds_what_it_looks_for():
     assert number_problems("ru", "см. § 1.2")
     assert number_problems("ru", "Под № 1 сравнивается") and not number_problems("ru", "Под №\u00a01 сравнивается")
     assert number_problems("ru", "с ней модель учится предсказывать, без неё — списывать")
+    # read78 G C1: the glossary's rules, not only "no plain space": § takes no space at all, №, a unit and a dash
+    # take U+00A0 and not U+202F (the narrow one groups digits), and a unit is not written attached
+    assert number_problems("ru", "см. §\u00a07") and number_problems("ru", "см. §\u202f7")
+    assert number_problems("ru", "№\u202f1") and number_problems("ru", "72\u202fМиБ")
+    assert number_problems("ru", "72МиБ") and number_problems("ru", "53,1%")
+    assert number_problems("ru", "без неё\u202f— списывать")
+    assert not number_problems("ru", "см. §7, №\u00a01, 72\u00a0МиБ, 1\u202f048\u202f576\u00a0байт")
     assert not number_problems("ru", "без неё\u00a0— списывать;\n— строка с тире в начале")
     assert not number_problems("ru", "с шагом 0,5; в §1.2 и при температуре 1 с seed 0")
     assert not number_problems("en", "`0.047053077502` and $10^{-12}$ are not prose")
