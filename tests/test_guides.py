@@ -4538,10 +4538,31 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     import nbformat
     import test_language_parity
     from tools import build_notebooks
+    text = flat("CONTRIBUTING.md")
     assert ("Their outputs differ only in cells tagged `page-text` or `nbval-ignore-output` ([Rules for code "
-            "cells](#rules-for-code-cells)) and in the ids of interactive widgets. The *parity test*, "
-            "`tests/test_language_parity.py`, checks this on the committed notebooks, comparing images by type "
-            "only.") in flat("CONTRIBUTING.md")
+            "cells](#rules-for-code-cells)), in the ids of interactive widgets, and in images. The heatmaps of "
+            "`figures/plots.py` write their numbers as the page's language does, so Russian's images in §1, §2, §3 "
+            "and §7 differ from the other two languages', and §8's plot of the losses differs in each language, "
+            "because each trains on its own verse. The *parity test*, `tests/test_language_parity.py`, checks this "
+            "on the committed notebooks, comparing images by type only.") in text
+    # read78 A C1: the images of untagged cells differ too, where the guide now says and nowhere else
+    differ = {}
+    for en in sorted((ROOT / "chapters" / "en").glob("*.ipynb")):
+        cells = {lang: nbformat.read(ROOT / "chapters" / lang / en.name, as_version=4).cells
+                 for lang in ("en", "zh", "ru")}
+        for i, cell in enumerate(cells["en"]):
+            if {"page-text", "nbval-ignore-output"} & set(cell.metadata.get("tags", [])):
+                continue
+            png = {lang: [out["data"]["image/png"] for out in cells[lang][i].get("outputs", [])
+                          if "image/png" in out.get("data", {})] for lang in cells}
+            if png["en"] and len({str(v) for v in png.values()}) > 1:
+                differ[en.name[:2]] = "".join(sorted(lang for lang in ("zh", "ru") if png[lang] != png["en"]))
+    assert differ == {"01": "ru", "02": "ru", "03": "ru", "07": "ru", "08": "ruzh"}, differ
+    assert "localise_numbers(str(text), lang)" in (ROOT / "figures" / "plots.py").read_text(encoding="utf-8")
+    assert ("* Printed outputs are language-neutral: numbers, arrays, `True`, symbols. Print no prose, and label "
+            "plots with symbols (i, j, t, h), not words. A heatmap of `figures/plots.py`, passed `\"{{lang}}\"` "
+            "as its language, writes its numbers as the page's language does.") in text
+    assert "* Outputs are language-neutral" not in text
     assert test_language_parity.PAGE_TEXT_TAG == "page-text"
     assert test_language_parity.comparable_outputs(nbformat.v4.new_code_cell(
         outputs=[nbformat.v4.new_output("stream", text="1.5\n")], metadata={"tags": ["nbval-ignore-output"]})) == "ignored"
