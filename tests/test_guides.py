@@ -5117,3 +5117,17 @@ def test_the_translators_guide_says_what_diagrams_check_does():
     source = (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
     assert 'help="compare with the committed files, write nothing"' in source
     assert "(render_wide(name, lang), wide_path(name, lang))" in source and "stale.append(" in source
+
+
+def test_a_quantity_at_rounding_level_prints_its_bound():
+    """CONTRIBUTING.md (read78 A C3): it offered `round(abs(gap), 12)` for a gap at rounding level, which prints the
+    `0.0` that its next sentence keeps for what is exact by construction. It now gives the course's own form, a
+    printed bound, and names the rounding as the thing not to do."""
+    text = flat("CONTRIBUTING.md")
+    assert ("Assert it against a stated bound and print the claim, as §1 does: `print(\"max|Δ| < 1e-12:\", gap < "
+            "1e-12)`, which prints `True` on every machine. Do not round such a quantity: `round(abs(gap), 12)` prints "
+            "`0.0`, which looks exact. Print an exact `0.0` only where it is exact by construction.") in text
+    assert "`print(gap < 1e-12)`, or `round(abs(gap), 12)`" not in text
+    assert round(abs(1.1e-16), 12) == 0.0 and str(round(abs(1.1e-16), 12)) == "0.0"
+    source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
+    assert 'print("max|Δ| < 1e-12:", gap < 1e-12)\nassert gap < 1e-12\n' in source
