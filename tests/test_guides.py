@@ -4565,8 +4565,9 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     assert differ == {"01": "ru", "02": "ru", "03": "ru", "07": "ru", "08": "ruzh"}, differ
     assert "localise_numbers(str(text), lang)" in (ROOT / "figures" / "plots.py").read_text(encoding="utf-8")
     assert ("* Printed outputs are language-neutral: numbers, arrays, `True`, symbols. Print no prose, and label "
-            "plots with symbols (i, j, t, h), not words. A heatmap of `figures/plots.py`, passed `\"{{lang}}\"` "
-            "as its language, writes its numbers as the page's language does.") in text
+            "plots with symbols (i, j, t, h), not words.") in text
+    assert ("the same in each notebook. A heatmap of `figures/plots.py`, passed `\"{{lang}}\"` as its language, "
+            "writes its numbers as the page's language does. * Only §8") in text
     assert "* Outputs are language-neutral" not in text
     assert test_language_parity.PAGE_TEXT_TAG == "page-text"
     assert test_language_parity.comparable_outputs(nbformat.v4.new_code_cell(
