@@ -3284,12 +3284,12 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert all((ROOT / "src" / "chapters" / f"{stem}.py").is_file() for stem in diagrams.PLACES.values())
     # read76 A L3: the rule matters to whoever changes English, so it now opens "When the English changes";
     # read78 A C2: it settles a disagreement someone finds, as docs/translating.md says, and does not undo a
-    # meaning changed on purpose, whose Chinese is retranslated in step 2
+    # meaning changed on purpose, whose Chinese is retranslated in step 2 (named by what it does: no step numbers)
     assert text[text.index("### When the English changes"):].startswith(
         "### When the English changes Chinese is the reference text. Where you find that an English passage and the "
         "Chinese disagree, the Chinese is right, and the English is corrected ([docs/translating.md, \"Which language "
         "decides\"](docs/translating.md#which-language-decides)). If you change what a passage means on purpose, the "
-        "Chinese must say the new meaning too: have it retranslated in step 2. 1. Update the catalogues")
+        "Chinese must change too: have it retranslated, as the steps below say. 1. Update the catalogues")
     assert "2. Translate the new and fuzzy entries." in text
     assert "Where the English and the Chinese disagree, the Chinese is right" in flat("docs", "translating.md")
     assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
