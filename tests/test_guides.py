@@ -1264,7 +1264,7 @@ def test_the_notebook_time_target_is_the_benchmarks():
     link = ('([docs/maintainers.md, "Benchmarks: what `make bench` times"]'
             '(docs/maintainers.md#benchmarks-what-make-bench-times))')
     assert f"Keep each notebook within its time target {link}." in text
-    assert "No test enforces these targets." in text and "To save time in §7 or §8, the two that train," in text
+    assert "No test enforces these targets." in text and "If §7 or §8, the two that train, runs over its target," in text
     m = re.search(r"`bench/notebook_times\.py`: at most (\d+) s for each notebook, except §7 \(at most (\d+) s\) and "
                   r"§8 \(at most (\d+) s\), the two that train, and under (\d+) s per language for all the notebooks "
                   r"of `chapters/` together, which the script prints as the three languages' total divided by three\.",
@@ -3239,9 +3239,15 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
     # read76 A L2: the loop now comes before "When the English changes", which defines *fuzzy*, so it says what fuzzy means
-    assert ("The builder refuses a source with a translation that is missing or older than its English, and names the "
-            "texts. Given several sources, it stops at the first it refuses; the "
-            "sources before it have already been rebuilt.") in text
+    # read78 A L3, L13: the tool's three refusals in its own terms, --prose-only's own refusal, and what to do next
+    assert ("add `--prose-only`, which keeps the committed outputs instead of running the notebooks; it refuses if "
+            "any code changed. The builder refuses a source whose translation is missing, empty or flagged as out of "
+            "date (its English changed since it was translated), and names the texts. Given several sources, it stops at the "
+            "first it refuses; the sources before it have already been rebuilt, so fix that source and rerun the "
+            "builder on it and the sources after it.") in text
+    assert "older than its English" not in text
+    assert '"is empty" if entry else "is missing"' in (ROOT / "tools" / "prose.py").read_text(encoding="utf-8")
+    assert "code cell {after.id} changed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
     assert "is marked fuzzy (its English changed since it was translated)" in (ROOT / "tools" / "prose.py").read_text(
         encoding="utf-8")   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
@@ -3291,6 +3297,9 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
         "decides\"](docs/translating.md#which-language-decides)). If you change what a passage means on purpose, the "
         "Chinese must change too: have it retranslated, as the steps below say. 1. Update the catalogues")
     assert "2. Translate the new and fuzzy entries." in text
+    # read78 A L2: both procedures have a step 1; the fallback names its own list
+    assert ("If you cannot translate into Chinese or Russian, do step 1 of this list only: commit the source and its "
+            "updated catalogues without rebuilding") in text and "do step 1 only" not in text
     assert "Where the English and the Chinese disagree, the Chinese is right" in flat("docs", "translating.md")
     assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
     # read76 A L13: the workers were named, not explained
@@ -4847,6 +4856,11 @@ def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
     step = _dtype_step(flat("CONTRIBUTING.md"))
     assert step, "CONTRIBUTING.md's step 3 for a new function no longer names tests/test_dtypes.py"
     assert "checks the dtype rule of `lib/__init__.py`" in step
+    # read78 A L10: the rule is stated, as lib/__init__.py states it
+    assert ("`lib/__init__.py` (a result comes in the common float dtype of its numeric array arguments; integers "
+            "count as float64)") in step
+    assert "*common float dtype of the numeric array arguments*" in (ROOT / "lib" / "__init__.py").read_text(
+        encoding="utf-8")
     source = (ROOT / "tests" / "test_dtypes.py").read_text(encoding="utf-8")
     assert "The package's one dtype rule (lib/__init__)" in source and "* dtypes:" in (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
     read = re.search(r"for module in \(([\w, ]+)\):\n.*\n.*\n.*\n.*\n.*missing\.append", source).group(1).split(", ")
