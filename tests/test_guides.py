@@ -1264,7 +1264,7 @@ def test_the_notebook_time_target_is_the_benchmarks():
     link = ('([docs/maintainers.md, "Benchmarks: what `make bench` times"]'
             '(docs/maintainers.md#benchmarks-what-make-bench-times))')
     assert f"Keep each notebook within its time target {link}." in text
-    assert "No test enforces these targets." in text and "To save time in §7 or §8, the two that train," in text
+    assert "No test enforces these targets." in text and "If §7 or §8, the two that train, runs over its target," in text
     m = re.search(r"`bench/notebook_times\.py`: at most (\d+) s for each notebook, except §7 \(at most (\d+) s\) and "
                   r"§8 \(at most (\d+) s\), the two that train, and under (\d+) s per language for all the notebooks "
                   r"of `chapters/` together, which the script prints as the three languages' total divided by three\.",
@@ -3240,9 +3240,15 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     from tools.prose import ProseError
     text = flat("CONTRIBUTING.md")
     # read76 A L2: the loop now comes before "When the English changes", which defines *fuzzy*, so it says what fuzzy means
-    assert ("The builder refuses a source with a translation that is missing or older than its English, and names the "
-            "texts. Given several sources, it stops at the first it refuses; the "
-            "sources before it have already been rebuilt.") in text
+    # read78 A L3, L13: the tool's three refusals in its own terms, --prose-only's own refusal, and what to do next
+    assert ("add `--prose-only`, which keeps the committed outputs instead of running the notebooks; it refuses if "
+            "any code changed. The builder refuses a source whose translation is missing, empty or flagged as out of "
+            "date (its English changed since it was translated), and names the texts. Given several sources, it stops at the "
+            "first it refuses; the sources before it have already been rebuilt, so fix that source and rerun the "
+            "builder on it and the sources after it.") in text
+    assert "older than its English" not in text
+    assert '"is empty" if entry else "is missing"' in (ROOT / "tools" / "prose.py").read_text(encoding="utf-8")
+    assert "code cell {after.id} changed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
     assert "is marked fuzzy (its English changed since it was translated)" in (ROOT / "tools" / "prose.py").read_text(
         encoding="utf-8")   # read63 A L4, A2 L3: it said "it has built those before that one"
     # what --prose-only does is said once, where the loop first uses it (read60 A2 L19: it was said four times)
@@ -3283,11 +3289,19 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert set(diagrams.DIAGRAMS) == set(diagrams.PLACES) == set(diagrams.WORDS) == set(diagrams.ALT)
     assert all(callable(f) for f in diagrams.DIAGRAMS.values())
     assert all((ROOT / "src" / "chapters" / f"{stem}.py").is_file() for stem in diagrams.PLACES.values())
-    # read76 A L3: the rule matters to whoever changes English, so it now opens "When the English changes"
+    # read76 A L3: the rule matters to whoever changes English, so it now opens "When the English changes";
+    # read78 A C2: it settles a disagreement someone finds, as docs/translating.md says, and does not undo a
+    # meaning changed on purpose, whose Chinese is retranslated in step 2 (named by what it does: no step numbers)
     assert text[text.index("### When the English changes"):].startswith(
-        "### When the English changes Chinese is the reference text: if you change what an English passage means, "
-        "check that the Chinese says the same, and where the two differ, correct the English ([docs/translating.md, "
-        "\"Which language decides\"](docs/translating.md#which-language-decides)). 1. Update the catalogues")
+        "### When the English changes Chinese is the reference text. Where you find that an English passage and the "
+        "Chinese disagree, the Chinese is right, and the English is corrected ([docs/translating.md, \"Which language "
+        "decides\"](docs/translating.md#which-language-decides)). If you change what a passage means on purpose, the "
+        "Chinese must change too: have it retranslated, as the steps below say. 1. Update the catalogues")
+    assert "2. Translate the new and fuzzy entries." in text
+    # read78 A L2: both procedures have a step 1; the fallback names its own list
+    assert ("If you cannot translate into Chinese or Russian, do step 1 of this list only: commit the source and its "
+            "updated catalogues without rebuilding") in text and "do step 1 only" not in text
+    assert "Where the English and the Chinese disagree, the Chinese is right" in flat("docs", "translating.md")
     assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
     # read76 A L13: the workers were named, not explained
     assert ("(pytest runs them in two worker processes, `-n 2` in `pyproject.toml`; add `-n 0` to run them in one)"
@@ -4570,10 +4584,32 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     import nbformat
     import test_language_parity
     from tools import build_notebooks
+    text = flat("CONTRIBUTING.md")
     assert ("Their outputs differ only in cells tagged `page-text` or `nbval-ignore-output` ([Rules for code "
-            "cells](#rules-for-code-cells)) and in the ids of interactive widgets. The *parity test*, "
-            "`tests/test_language_parity.py`, checks this on the committed notebooks, comparing images by type "
-            "only.") in flat("CONTRIBUTING.md")
+            "cells](#rules-for-code-cells)), in the ids of interactive widgets, and in images. The heatmaps of "
+            "`figures/plots.py` write their numbers as the page's language does, so Russian's images in §1, §2, §3 "
+            "and §7 differ from the other two languages', and §8's plot of the losses differs in each language, "
+            "because each trains on its own verse. The *parity test*, `tests/test_language_parity.py`, checks this "
+            "on the committed notebooks, comparing images by type only.") in text
+    # read78 A C1: the images of untagged cells differ too, where the guide now says and nowhere else
+    differ = {}
+    for en in sorted((ROOT / "chapters" / "en").glob("*.ipynb")):
+        cells = {lang: nbformat.read(ROOT / "chapters" / lang / en.name, as_version=4).cells
+                 for lang in ("en", "zh", "ru")}
+        for i, cell in enumerate(cells["en"]):
+            if {"page-text", "nbval-ignore-output"} & set(cell.metadata.get("tags", [])):
+                continue
+            png = {lang: [out["data"]["image/png"] for out in cells[lang][i].get("outputs", [])
+                          if "image/png" in out.get("data", {})] for lang in cells}
+            if png["en"] and len({str(v) for v in png.values()}) > 1:
+                differ[en.name[:2]] = "".join(sorted(lang for lang in ("zh", "ru") if png[lang] != png["en"]))
+    assert differ == {"01": "ru", "02": "ru", "03": "ru", "07": "ru", "08": "ruzh"}, differ
+    assert "localise_numbers(str(text), lang)" in (ROOT / "figures" / "plots.py").read_text(encoding="utf-8")
+    assert ("* Printed outputs are language-neutral: numbers, arrays, `True`, symbols. Print no prose, and label "
+            "plots with symbols (i, j, t, h), not words.") in text
+    assert ("the same in each notebook. A heatmap of `figures/plots.py`, passed `\"{{lang}}\"` as its language, "
+            "writes its numbers as the page's language does. * Only §8") in text
+    assert "* Outputs are language-neutral" not in text
     assert test_language_parity.PAGE_TEXT_TAG == "page-text"
     assert test_language_parity.comparable_outputs(nbformat.v4.new_code_cell(
         outputs=[nbformat.v4.new_output("stream", text="1.5\n")], metadata={"tags": ["nbval-ignore-output"]})) == "ignored"
@@ -4852,6 +4888,11 @@ def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
     step = _dtype_step(flat("CONTRIBUTING.md"))
     assert step, "CONTRIBUTING.md's step 3 for a new function no longer names tests/test_dtypes.py"
     assert "checks the dtype rule of `lib/__init__.py`" in step
+    # read78 A L10: the rule is stated, as lib/__init__.py states it
+    assert ("`lib/__init__.py` (a result comes in the common float dtype of its numeric array arguments; integers "
+            "count as float64)") in step
+    assert "*common float dtype of the numeric array arguments*" in (ROOT / "lib" / "__init__.py").read_text(
+        encoding="utf-8")
     source = (ROOT / "tests" / "test_dtypes.py").read_text(encoding="utf-8")
     assert "The package's one dtype rule (lib/__init__)" in source and "* dtypes:" in (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
     read = re.search(r"for module in \(([\w, ]+)\):\n.*\n.*\n.*\n.*\n.*missing\.append", source).group(1).split(", ")
@@ -5123,3 +5164,17 @@ def test_the_translators_guide_says_what_diagrams_check_does():
     source = (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
     assert 'help="compare with the committed files, write nothing"' in source
     assert "(render_wide(name, lang), wide_path(name, lang))" in source and "stale.append(" in source
+
+
+def test_a_quantity_at_rounding_level_prints_its_bound():
+    """CONTRIBUTING.md (read78 A C3): it offered `round(abs(gap), 12)` for a gap at rounding level, which prints the
+    `0.0` that its next sentence keeps for what is exact by construction. It now gives the course's own form, a
+    printed bound, and names the rounding as the thing not to do."""
+    text = flat("CONTRIBUTING.md")
+    assert ("Assert it against a stated bound and print the claim, as §1 does: `print(\"max|Δ| < 1e-12:\", gap < "
+            "1e-12)`, which prints `True` on every machine. Do not round such a quantity: `round(abs(gap), 12)` prints "
+            "`0.0`, which looks exact. Print an exact `0.0` only where it is exact by construction.") in text
+    assert "`print(gap < 1e-12)`, or `round(abs(gap), 12)`" not in text
+    assert round(abs(1.1e-16), 12) == 0.0 and str(round(abs(1.1e-16), 12)) == "0.0"
+    source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
+    assert 'print("max|Δ| < 1e-12:", gap < 1e-12)\nassert gap < 1e-12\n' in source
