@@ -354,18 +354,19 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 """)
 
 md(r"""
-### After $W_O$ the output is no longer a probability vector
+### After $W_O$ the output is no longer an average of values
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1, and the four coordinates of each add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every value coordinate is 0 or 1, so every head's output has coordinates in [0, 1] that add up to 1. The concatenation holds H = 2 such blocks, so its four coordinates already add up to 2 before $W_O$. After $W_O$ the hull is left behind: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1. Only the negative entry shows what $W_O$ did; the sum of 2 was there before it. The output of a multi-head layer is a vector in feature space, not an average of values.
 """)
 
 code(r"""
 head_outputs = concat.reshape(2, 2, 2)  # (T, H, d)
 print(r(head_outputs.sum(axis=-1)))  #en every head's output sums to 1
-#en after W_O: a negative entry, row sums 2
+#en after W_O: a negative entry; the sums are 2, as in concat
 print(r(out_lib.min(axis=-1)), r(out_lib.sum(axis=-1)))
 assert (((head_outputs >= 0) & (head_outputs <= 1)).all()
-        and np.allclose(head_outputs.sum(axis=-1), 1))
+        and np.allclose(head_outputs.sum(axis=-1), 1)
+        and np.allclose(concat.sum(axis=-1), 2))
 assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), 2 * alpha - 1)
         and np.allclose(out_lib.sum(axis=-1), 2))
 """)
@@ -453,7 +454,7 @@ assert rules_hold
 md(r"""
 From H = 1 to H = 16 the parameters stay at 1,048,576 and the matrix products at about 4.29 GFLOP, while the attention tables grow from 4 MiB to 64 MiB and the softmax work grows 16-fold. These are **counts**, not timings: real running time also depends on how efficiently the hardware handles many small d-wide products, which this table does not measure.
 
-Figure 2.4 shows the same counts, each divided by its value at H = 1:
+Figure 2.4 shows the same counts, each divided by its value at H = 1. Two pairs coincide: the parameters and the matrix products lie on the same flat line, the attention tables and the softmax work on the same rising one. In each pair the first line is drawn wider and with a larger marker, under the second:
 """)
 
 code(r"""
