@@ -258,13 +258,13 @@ md(r"""
 
 After attention the heads have shape $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output feature would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
 
 $$y_t = \sum_h y^{(h)}_t \, W_O^{(h)}.$$
 
 Each block $W_O^{(h)}$ is $d \times D$, so every output feature *can* receive a contribution from every head. A generic $W_O$ mixes every head into every output feature; the identity does not.
 
-The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
+The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output features (head 0's block) and in the last d.
 """)
 
 code(r"""
@@ -288,7 +288,7 @@ assert np.allclose(
 """)
 
 md(r"""
-With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too, but inside one attention layer $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
+With $W_O = I$ the first d output features do not change at all: they belong to head 0 alone. With a generic $W_O$ every output feature reacts to the change in head 1. (In a deeper model the next layer's projections mix features too, but inside one attention layer $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 

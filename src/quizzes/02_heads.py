@@ -239,9 +239,9 @@ def w_o_is(claim):
 
 
 section("merging",
-    choose(T("Take W_O = I (in effect, no W_O) and change only head 1's values v. What happens to the first d output coordinates?"),
+    choose(T("Take W_O = I (in effect, no W_O) and change only head 1's values v. What happens to the first d output features?"),
            right=T("Nothing: they belong to head 0 alone", claim="unchanged"),
-           why=T("Without W_O the concatenation only sets the heads side by side; no output coordinate combines two heads."),
+           why=T("Without W_O the concatenation only sets the heads side by side; no output feature combines two heads."),
            wrong=[(T("They all change", claim="changed"),
                    T("That happens with a generic W_O.")),
                   (T("They become 0", claim="zero"),
