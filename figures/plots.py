@@ -249,8 +249,11 @@ def head_cost_chart(heads, costs, keys, labels):
     markers, styles = "osD^v<>", ("-", "--", ":", "-.")
     for n, (key, label) in enumerate(zip(keys, labels)):
         values = np.asarray(costs[key], dtype=float)
+        # counts that grow alike lie on one line: each later line is thinner, with a smaller hollow marker,
+        # drawn on top of the earlier ones, so that every line stays visible where they coincide
         ax.plot(heads, values / values[0], marker=markers[n % len(markers)],
-                linestyle=styles[n % len(styles)], label=label)
+                linestyle=styles[n % len(styles)], label=label, linewidth=4.0 - 0.8 * (n % 4),
+                markersize=15 - 3 * (n % 4), markerfacecolor="none", markeredgewidth=2, zorder=2 + n)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xticks(heads, [str(h) for h in heads])

@@ -398,3 +398,28 @@ def test_chromium_is_looked_for_before_the_site_is_built():
     order = re.findall(r"SETUP\s+S (\w+)", plan.stdout)
     assert "chromium" in order and "site_dir" in order, plan.stdout[-2000:] + plan.stderr[-2000:]
     assert order.index("chromium") < order.index("site_dir"), order
+
+
+def test_figure_2_4_shows_every_line_where_two_coincide():
+    """read77 en-12 (Figure 2.4): the parameters and the matrix products lie on one flat line, the attention tables
+    and the softmax work on one rising line, and each later line hid the earlier one, so two of the four legend
+    entries had nothing visible to point at. Where two lines coincide, the later one is drawn on top, thinner and with
+    a smaller hollow marker, so that the earlier one shows around it."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from figures import plots
+    from lib.costs import head_costs
+    heads = np.array([1, 2, 4, 8, 16])
+    fig = plots.head_cost_chart(heads, head_costs(heads, width=512, length=1024),
+                                keys=["parameters", "matmul_flops", "attention_entries", "softmax_ops"],
+                                labels=["4·D²", "FLOP (matmul)", "B·H·T²", "softmax"])
+    lines = fig.axes[0].get_lines()
+    pairs = [(a, b) for i, a in enumerate(lines) for b in lines[i + 1:] if np.allclose(a.get_ydata(), b.get_ydata())]
+    assert len(pairs) == 2, [line.get_label() for line in lines]           # the two pairs the prose names
+    for under, over in pairs:
+        assert over.get_zorder() > under.get_zorder()
+        assert over.get_linewidth() < under.get_linewidth() and over.get_markersize() < under.get_markersize()
+        assert over.get_markerfacecolor() == "none"
+    plt.close(fig)

@@ -740,6 +740,33 @@ def test_sections_1_and_2_say_when_w_o_mixes_the_heads_and_why_reading_itself_is
     bos = [(lang, text) for lang, text in question if re.search(r"BOS|<bos>", text) and "i + 1" in text]
     assert {lang for lang, _ in bos} == set(LANGUAGES), question
 
+def test_section_2_does_not_credit_w_o_with_the_sum_of_2():
+    """read77 en-12 C1, in every language. §2.5 and its quiz said that after W_O output 1 is no longer a probability
+    vector because it has a negative entry and sums to 2; but the concatenation before W_O already sums to H = 2 (one
+    per head), so only the negative entry shows what W_O did. The heading, the text, the cell's comment and the quiz
+    say that the sum of 2 was there before W_O, and none of them counts it among W_O's effects."""
+    texts = list(source_texts())
+    before = {"en": r"already add up to 2 before \$W_O\$", "zh": r"乘 \$W_O\$ 之前，它的四个坐标之和就已经是 2",
+              "ru": r"равна 2 ещё до \$W_O\$"}
+    cell = [(lang, text) for where, lang, text, _ in texts
+            if where.startswith("src/chapters/02_heads.py cell") and "-0" in text and "339523" in text and "###" in text]
+    assert {lang for lang, _ in cell} == set(LANGUAGES), cell
+    assert all(re.search(before[lang], text) for lang, text in cell), cell
+    old = {"en": r"(longer|still) a probability vector|row sums 2|and sums to 2|each add up to 2",
+           "zh": r"不再是概率向量|还是概率向量吗|行和为 2|各分量之和为 2",
+           "ru": r"уже не вектор вероятностей|вектором вероятностей\?|суммы строк 2|сумма элементов равна 2|сумма четырёх координат каждого"}
+    assert not [(where, lang, text) for where, lang, text, _ in texts
+                if where.startswith(("src/chapters/02_heads.py", "src/quizzes/02_heads.py")) and re.search(old[lang], text)]
+    question = [(lang, text) for where, lang, text, _ in texts
+                if where.startswith("src/quizzes/02_heads.py") and ("2α − 1" in text or "W_O" in text and "[0, 1]" in text)]
+    assert {lang for lang, _ in question} == set(LANGUAGES), question
+    assert not [(lang, text) for lang, text in question if re.search(old[lang], text)], question
+    comment = {"en": "the sums are 2, as in concat", "zh": "和仍为 2，与 concat 相同", "ru": "суммы равны 2, как в concat"}
+    comments = [(lang, text) for where, lang, text, kind in texts
+                if where.startswith("src/chapters/02_heads.py") and kind == "comment" and "W_O" in text and text.startswith(("after", "经过", "после"))]
+    assert comments and all(comment[lang] in text for lang, text in comments), comments
+
+
 def test_a_check_of_section_6_is_not_a_token_id_in_chinese():
     """编号 is a token's id (docs/glossary.md). §6 once also numbered its checks with it, so that its comment
     "两个不合规的输入：编号 6" (token id 6) read as check no. 6, the cache (read65 zh-68 C2). Every zh text whose

@@ -345,7 +345,7 @@ Because of the way `collate` lays out a batch, the positions whose input is EOS 
 md(r"""
 Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss.
 
-An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over, there is no output to compute, and it must raise (§1.7). The targets decide the first, the mask decides the second. Two mistakes follow from confusing them: letting an empty row pass as "padding, unscored anyway", and raising on a padded query or zeroing its output as if its row were empty.
+An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over and there is no output to compute, so `masked_softmax` must raise (§1.7). The targets decide the first, the mask decides the second. Two mistakes follow from confusing them: letting an empty row pass as "padding, unscored anyway", and raising on a padded query or zeroing its output as if its row were empty.
 
 For every position of the batch, here is the number of keys it may read and whether it is scored:
 """)
@@ -361,7 +361,7 @@ assert (keys_readable >= 1).all()
 """)
 
 md(r"""
-There is one more reason why right padding is harmless: real queries cannot read it. A model that also allows left padding must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only.
+There is one more reason why right padding is harmless: real queries cannot read the padding. A model that also allows left padding must let query i read key j only when two conditions both hold: $j \le i$, and key j is a real position (not padding). This course pads on the right only.
 
 Let row b have $T_b$ real positions ($T_b = 2$ for the row of 雨: BOS and 雨). A real query has $i < T_b$ and a padding key has $j \ge T_b > i$, so every padding key already lies in the future of every real query, where the causal condition excludes it. With or without the condition "key j is real", the real queries have the same allowed sets, and the causal mask alone suffices. The two masks differ only in the rows of padded queries, which are not scored. That is why the forward pass of this course takes no padding mask:
 """)
@@ -538,7 +538,7 @@ md(r"""
 * Fix the allowed set $j \le i$ first, then normalise over it. A score of 0 forbids nothing ($\exp(0) = 1$), and taking the softmax first and zeroing afterwards breaks the row sums and lets the future in through the denominator.
 * Position i may read itself: input i is a token already seen, and the answer sits at i + 1. The diagonal j = i gives every query a key to read; with `<` instead of `≤`, row 0 is empty.
 * `allowed` is True where a query may read; build it with `causal_allowed` and never pass its complement.
-* An empty row is an error, and `masked_softmax` raises on it. Naive implementations hide it instead: $-\infty$ turns it into NaN, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
+* An empty row is an error, and `masked_softmax` raises on it. Naive implementations let it through: $-\infty$ turns it into NaN, which then spreads to everything computed from it, and a constant such as $-10^9$ quietly turns it into a uniform row that reads the future.
 * Padded queries are computed as usual; the targets alone decide what is scored (a target of −100 is not). A padded query produces an unscored output; it is not an empty row. Real EOS targets are scored, and EOS is not a padding index.
 * With right padding only, the padding keys lie in the future of every real query, so the causal mask alone suffices (§1.8); left padding would change how masks and positions fit together (§1.10).
 

@@ -4,7 +4,7 @@
 md(r"""
 # 2 Multiple heads change subspaces, not time order
 
-In §1 a single attention head read all D features of every allowed position. Multi-head attention splits the width of the queries, keys and values into H slices of width d = D/H, and each slice computes its own attention over the **same** allowed set. Every head still reads all D input features, through its own d columns of $W_Q$, $W_K$ and $W_V$ (§2.1). The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
+In §1 a single attention head read all D features of every allowed position. Multi-head attention splits the width of the queries, keys and values into H blocks of width d = D/H, and each head computes its own attention on one block, over the **same** allowed set. Every head still reads all D input features, through its own d columns of $W_Q$, $W_K$ and $W_V$ (§2.1). The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
 
 Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once.
 
@@ -185,7 +185,7 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 """)
 
 md(r"""
-With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs without any error and simply produces the wrong output (the last number above is its largest error).
+With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs without any error and simply produces the wrong output (the last number printed above is its largest difference from the correct output).
 
 Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right only two of the six rows match their t.
 """)
@@ -258,13 +258,13 @@ md(r"""
 
 After attention the heads have shape $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output coordinate would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output feature would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
 
 $$y_t = \sum_h y^{(h)}_t \, W_O^{(h)}.$$
 
 Each block $W_O^{(h)}$ is $d \times D$, so every output feature *can* receive a contribution from every head. A generic $W_O$ mixes every head into every output feature; the identity does not.
 
-The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output coordinates (head 0's block) and in the last d.
+The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output features (head 0's block) and in the last d.
 """)
 
 code(r"""
@@ -288,7 +288,7 @@ assert np.allclose(
 """)
 
 md(r"""
-With $W_O = I$ the first d output coordinates do not change at all: they belong to head 0 alone. With a generic $W_O$ every output coordinate reacts to the change in head 1. (In a deeper model the next layer's projections mix coordinates too, but inside one attention layer $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
+With $W_O = I$ the first d output features do not change at all: they belong to head 0 alone. With a generic $W_O$ every output feature reacts to the change in head 1. (In a deeper model the next layer's projections mix features too, but inside one attention layer $W_O$ is the only place where the heads meet.) So `lib.attention.multi_head_attention` is "project → split → attention per head → merge → multiply by $W_O$".
 
 ## 2.5 Example 1: two heads, computed in full by hand
 
@@ -354,18 +354,19 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 """)
 
 md(r"""
-### After $W_O$ the output is no longer a probability vector
+### After $W_O$ the output is no longer an average of values
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every head's output has coordinates in [0, 1] that add up to 1. After $W_O$ this is gone: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1, and the four coordinates of each add up to 2. The output of a multi-head layer is a vector in feature space, not a probability vector.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every value coordinate is 0 or 1, so every head's output has coordinates in [0, 1] that add up to 1. The concatenation holds H = 2 such blocks, so its four coordinates already add up to 2 before $W_O$. After $W_O$ the hull is left behind: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1. Only the negative entry shows what $W_O$ did; the sum of 2 was there before it. The output of a multi-head layer is a vector in feature space, not an average of values.
 """)
 
 code(r"""
 head_outputs = concat.reshape(2, 2, 2)  # (T, H, d)
 print(r(head_outputs.sum(axis=-1)))  #en every head's output sums to 1
-#en after W_O: a negative entry, row sums 2
+#en after W_O: a negative entry; the sums are 2, as in concat
 print(r(out_lib.min(axis=-1)), r(out_lib.sum(axis=-1)))
 assert (((head_outputs >= 0) & (head_outputs <= 1)).all()
-        and np.allclose(head_outputs.sum(axis=-1), 1))
+        and np.allclose(head_outputs.sum(axis=-1), 1)
+        and np.allclose(concat.sum(axis=-1), 2))
 assert (out_lib[1].min() < 0 and np.isclose(out_lib[1].min(), 2 * alpha - 1)
         and np.allclose(out_lib.sum(axis=-1), 2))
 """)
@@ -453,7 +454,7 @@ assert rules_hold
 md(r"""
 From H = 1 to H = 16 the parameters stay at 1,048,576 and the matrix products at about 4.29 GFLOP, while the attention tables grow from 4 MiB to 64 MiB and the softmax work grows 16-fold. These are **counts**, not timings: real running time also depends on how efficiently the hardware handles many small d-wide products, which this table does not measure.
 
-Figure 2.4 shows the same counts, each divided by its value at H = 1:
+Figure 2.4 shows the same counts, each divided by its value at H = 1. Two pairs coincide: the parameters and the matrix products lie on the same flat line, the attention tables and the softmax work on the same rising one. In each pair the first line is drawn wider and with a larger marker, under the second:
 """)
 
 code(r"""

@@ -239,9 +239,9 @@ def w_o_is(claim):
 
 
 section("merging",
-    choose(T("Take W_O = I (in effect, no W_O) and change only head 1's values v. What happens to the first d output coordinates?"),
+    choose(T("Take W_O = I (in effect, no W_O) and change only head 1's values v. What happens to the first d output features?"),
            right=T("Nothing: they belong to head 0 alone", claim="unchanged"),
-           why=T("Without W_O the concatenation only sets the heads side by side; no output coordinate combines two heads."),
+           why=T("Without W_O the concatenation only sets the heads side by side; no output feature combines two heads."),
            wrong=[(T("They all change", claim="changed"),
                    T("That happens with a generic W_O.")),
                   (T("They become 0", claim="zero"),
@@ -280,9 +280,12 @@ def first_weight_of_query_1(value):
     return abs(WEIGHTS1[0, 1, 0] - value) <= 0.0006
 
 
-def still_a_probability_vector(claim):
-    assert np.isclose(OUT1[1].min(), 2 * A - 1) and np.isclose(OUT1[1].sum(), 2)
-    return claim == bool((OUT1[1] >= 0).all() and np.isclose(OUT1[1].sum(), 1))
+def entries_stay_in_0_1(claim):
+    heads = causal_attention(*[split_heads(X1, 2)] * 3)[0, :, 1]   # (H, d): row 1 of each head, before W_O
+    assert ((heads >= 0) & (heads <= 1)).all() and np.allclose(heads.sum(axis=-1), 1)   # probability vectors
+    assert np.isclose(heads.sum(), 2) and np.isclose(OUT1[1].sum(), 2)    # the sum 2 comes before W_O
+    assert np.isclose(OUT1[1].min(), 2 * A - 1)
+    return claim == bool(((OUT1[1] >= 0) & (OUT1[1] <= 1)).all())
 
 
 def heads_redundant(claim):
@@ -299,14 +302,14 @@ section("Example 1",
            wrong=[(0.67, T("That is the weight of key 1, 1 − α.")),
                   (0.5, T("The scores differ, so the weights are not equal."))],
            witness=first_weight_of_query_1),
-    choose(T("After W_O, is output 1 of Example 1 still a probability vector?"),
-           right=T("No: it has the negative entry 2α − 1 and sums to 2", claim=False),
-           why=T("Each head's output stays in the convex hull of its values; after W_O it no longer does."),
+    choose(T("Before W_O, each head's part of output 1 in Example 1 is a probability vector. After W_O, are all four entries of output 1 still in [0, 1]?"),
+           right=T("No: it has the negative entry 2α − 1", claim=False),
+           why=T("Each head's output stays in the convex hull of its values, whose coordinates are 0 or 1; after W_O it no longer does. The sum of 2 says nothing here: the concatenation already sums to 2, one for each head."),
            wrong=[(T("Yes, attention outputs are always probabilities", claim=True),
                    T("The output is a vector in feature space.")),
                   (T("Yes, as long as each head's weights sum to 1", claim=True),
                    T("Weights that sum to 1 constrain the heads' outputs, not what W_O makes of them."))],
-           witness=still_a_probability_vector),
+           witness=entries_stay_in_0_1),
     choose(T("In Example 1 both heads compute the same weights. Are they redundant?"),
            right=T("No: they read different value coordinates and return [α, 1 − α] and [1 − α, α]", claim=False),
            why=T("The equal weights are a coincidence of this example's inputs, not a rule of multi-head attention."),
