@@ -4437,10 +4437,14 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # section's code or saved output; it read only the English, counted a cited section only when the same
     # Markdown cell cites it, and exempted two constants the README did not name
     # read75 R L10: one 45-word sentence, now three
-    assert ("`tests/test_prose_numbers.py` checks each number that a section's English text gives to "
-            "three or more decimal places. The number must appear, to those places, in the code or saved output of "
-            "that section. It may also appear in the code or saved output of a section that the same Markdown cell "
-            "cites. Two constants are exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
+    # read78 R C1: "a section's English text" left out the appendix and the figures' alt texts, which the test did not
+    # read; it now reads them (and they pass), and the README names what it reads
+    assert ("`tests/test_prose_numbers.py` checks each number with three or more decimal places in the English text "
+            "of §0–§8 and the appendix: their Markdown cells and the alt texts of their figures. The number must "
+            "appear, to those places, in the code or saved output of the same notebook. It may also appear in the "
+            "code or saved output of a section that the same Markdown cell or alt text cites. Two constants are "
+            "exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
+    assert "checks each number that a section's English text gives to" not in text
     assert "must print or assert that number" not in text and "or a section it cites" not in text
     assert "or in those of a section" not in text       # read73 R L9: hard to parse
     source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
@@ -4448,7 +4452,12 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
                    and [ast.unparse(target) for target in node.targets] == ["CONSTANTS"]]
     assert set(ast.literal_eval(constants)) == {"0.707", "0.044715"}, ast.unparse(constants)
     assert "three or more decimals" in source[:200]
-    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in source           # the English text only
+    assert 'c.text["en"] for c in cells if c.kind == "markdown"] + alts' in source    # the English text only
+    assert 'c.lang_metadata["en"]["mystnb"]["image"]["alt"]' in source                  # ... with the alt texts
+    assert 'PAGES = SECTIONS + [APPENDIX]' in source and '"path", PAGES' in source     # §0–§8 and the appendix
+    import test_prose_numbers
+    assert [p.stem for p in test_prose_numbers.PAGES] == sorted(
+        p.stem for p in (ROOT / "src" / "chapters").glob("*.py"))                    # every page of chapters/
     assert "ANY_NUMBER.finditer(code + \"\\n\" + _printed(number))" in source        # any number of code or output
     assert r're.findall(r"§(\d+)", paragraph)' in source and "for paragraph in paragraphs" in source
     # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
