@@ -4937,6 +4937,18 @@ def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
         encoding="utf-8")
 
 
+def test_the_readme_says_which_python_make_runs():
+    """README.md (read78 R L11): the Makefile runs python3.11 if there is one, else python3, and checks its version
+    before it makes .venv; a learner whose python3 is older but who has, say, python3.12 is told to name it."""
+    text = flat("README.md")
+    assert ("`make` runs `python3.11` if there is one, else `python3`. To use another Python 3.11 or newer, name it, "
+            "as in `make book PYTHON=python3.12`.") in text
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "PYTHON ?= $(shell command -v python3.11 || command -v python3)" in makefile.splitlines()
+    assert "@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)" in makefile
+    assert "test -x $(PY) || $(PYTHON) -m venv $(VENV)" in makefile
+
+
 def test_the_readmes_row_of_section_0_names_its_subsections():
     """README.md's table (read75 R L15): §0's row once left out what you should know (§0.1) and `lib` (§0.6); it now
     names §0.1-§0.6 in their order. The make targets need a Unix-like system: the Makefile runs .venv/bin/python."""
