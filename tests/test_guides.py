@@ -2183,8 +2183,9 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
             "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
             "fails instead" in flat("docs", "maintainers.md"))
     readme = flat("README.md")
-    assert ("`make test SYSTEM_PACKAGES=skip` runs the suite without the missing packages and skips the tests that "
-            "need them (under `CI=true` those tests fail instead).") in readme
+    # read78 R L13: "without the missing packages" could be read as removing them
+    assert ("`make test SYSTEM_PACKAGES=skip` runs the suite without installing the missing packages and skips the "
+            "tests that need them (under `CI=true` those tests fail instead).") in readme
     # read75 R L1: the skip was once the second remedy for a `make book` that lacked npm and nodejs ("If apt-get cannot
     # install them: ... or run `make test SYSTEM_PACKAGES=skip`"); the site cannot be built without them, and the
     # README says so: a first build fetches the site's scripts with npm and typesets its formulas with Node
@@ -4415,15 +4416,19 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     assert ("The sections and worked solutions are saved with their outputs; the exercises are left for you to "
             "run.") in text
     # read75 R L10: "the saved ones" and an unnamed comparison; the README names nbval
+    # read78 R L15: nbval is said to be a pytest plugin
     assert ("The suite reruns the notebooks of `chapters/` (the sections and the appendix) and `solutions/` with "
-            "nbval, and compares their outputs with the saved outputs.") in text
+            "nbval, a pytest plugin, and compares their outputs with the saved outputs.") in text
+    import nbval.plugin
+    assert callable(nbval.plugin.pytest_collect_file)                                # a pytest hook
     assert "appendix.ipynb" in {p.name for p in (ROOT / "chapters" / "en").glob("*.ipynb")}
     assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]["testpaths"])
     # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it";
     # read76 R L15: the three items side by side, the reason of the first in parentheses
-    assert ("The comparison ignores timings (they change from run to run), the plots' images and the interactive "
-            "widgets' ids, and masks memory addresses (`0x…`) first.") in text
+    # read78 R L15: "masks memory addresses first" left "first" unclear; the sanitizer replaces them before comparing
+    assert ("Before comparing, it replaces memory addresses (`0x…`) with a placeholder. The comparison ignores timings "
+            "(they change from run to run), the plots' images and the interactive widgets' ids.") in text
     # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
     # and the suite's --nbval-sanitize-with file masks memory addresses
     assert "two kinds of output" not in text.lower()
@@ -4512,6 +4517,16 @@ def test_the_readme_names_the_mask_bugs_section_1_shows():
                             ("passing the mask's complement (`~allowed`) instead of the mask",
                              "the complement `~allowed`")):
         assert readme in text and section in source, (readme, section)
+    # read78 R L3: the bugs in §1's order, each with the subsection that shows it
+    bugs = text.split("four mask bugs that §1 shows:", 1)[1].split("* split the model's width", 1)[0]
+    said = re.findall(r"\* (.*?) \(§1\.(\d)\);", bugs)
+    assert [n for _, n in said] == ["4", "5", "6", "7"], said
+    subsections = re.split(r"^## 1\.(\d+) ", source, flags=re.M)
+    body = dict(zip(subsections[1::2], subsections[2::2]))
+    for words, n in said:
+        assert {"4": "Passed by mistake, the complement `~allowed`", "5": "A score of 0 forbids nothing",
+                "6": "The wrong order: softmax first", "7": "`<` instead of `≤`"}[n] in body[n], (words, n)
+    assert "mistyping j ≤ i as j < i (query i, key j), which leaves query 0 no key to read (§1.7)" in text
     assert r"Suppose the condition $j \le i$ is mistyped as $j < i$" in source
 
 
@@ -4948,6 +4963,34 @@ def test_the_readme_says_which_python_make_runs():
     assert "PYTHON ?= $(shell command -v python3.11 || command -v python3)" in makefile.splitlines()
     assert "@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)" in makefile
     assert "test -x $(PY) || $(PYTHON) -m venv $(VENV)" in makefile
+
+
+def test_the_readme_spells_out_what_a_newcomer_cannot_guess():
+    """README.md (read78 R L6, L7, L14, L17): the three special tokens are named as lib.data names them; RoPE and
+    ALiBi are spelled out as §3.5 spells them; who checks each result is said unambiguously; and the naming of
+    chapters is said as a plain sentence, true of folders (chapters/), files (test_chapter_numbers.py) and code."""
+    import lib.data
+    text = flat("README.md")
+    assert lib.data.SPECIAL_TOKENS == ["<unk>", "<bos>", "<eos>"]
+    assert ("with `|` and the three special tokens `<unk>`, `<bos>` and `<eos>`, the vocabulary has 10 tokens."
+            in text)
+    positions = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
+    assert "**RoPE** (rotary position embedding)" in positions and "**ALiBi** (attention with linear biases)" in positions
+    assert ("sinusoids, rotary position embedding (RoPE) and attention with linear biases (ALiBi) compared |"
+            in text)
+    assert ("each result is checked, either by an `assert` in its cell or by the test suite." in text
+            and "an `assert` in a cell or the test suite checks each one" not in text)
+    assert "File, folder and code names say *chapter* where the text says *section*." in text
+    # read78 R L2: "what §0.1 lists" came before the list, and §0.1 lists cross-entropy and gradient descent too
+    assert ("You should know NumPy indexing, slicing and broadcasting, the numerically stable softmax, and how to "
+            "derive one operation's backward pass by hand; §7 and §8 also use the basics of cross-entropy loss and "
+            "gradient descent (§0.1 lists them all).") in text
+    start = (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8")
+    known = start.split("## 0.1 What you should already know", 1)[1].split('""")', 1)[0]
+    for words in ("indexing, slicing and broadcasting in NumPy", "numerically stable form", "the local backward pass",
+                  "the basic ideas of the cross-entropy loss and of gradient descent (used in §7 and §8)"):
+        assert words in known, words
+    assert (ROOT / "tests" / "test_chapter_numbers.py").exists() and (ROOT / "src" / "chapters").is_dir()
 
 
 def test_the_readmes_row_of_section_0_names_its_subsections():
