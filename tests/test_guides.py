@@ -4993,6 +4993,28 @@ def test_the_readme_spells_out_what_a_newcomer_cannot_guess():
     assert (ROOT / "tests" / "test_chapter_numbers.py").exists() and (ROOT / "src" / "chapters").is_dir()
 
 
+def test_the_readme_mentions_the_questions_the_site_adds():
+    """README.md (read78 R L16): the website's questions (src/quizzes/, inserted at the end of their subsection, as
+    site/README.md says) were never mentioned. Most subsections have questions, and no notebook holds them."""
+    import nbformat
+
+    from tools import quizzes
+    assert ("On the website, most subsections end with questions that check your understanding; the notebooks leave "
+            "them out.") in flat("README.md")
+    assert "the questions of `src/quizzes/` are inserted at the end of their subsection" in flat("site", "README.md")
+    asked = subsections = 0
+    for path in sorted((ROOT / "src" / "quizzes").glob("[0-9][0-9]_*.py")):
+        sections = quizzes.load(path)
+        asked += len(sections)
+        subsections += len(re.findall(r"^## \d+\.\d+ ", (ROOT / "src" / "chapters" / path.name).read_text(
+            encoding="utf-8"), flags=re.M))
+        notebook = ROOT / "chapters" / "en" / f"{path.stem}.ipynb"
+        text = " ".join(" ".join(c.source.split()) for c in nbformat.read(notebook, as_version=4).cells)
+        for question in (q for section in sections for q in section.questions):
+            assert " ".join(question.prompt["en"].split()) not in text, (path.name, question.prompt["en"])
+    assert 2 * asked > subsections, (asked, subsections)
+
+
 def test_the_readmes_row_of_section_0_names_its_subsections():
     """README.md's table (read75 R L15): §0's row once left out what you should know (§0.1) and `lib` (§0.6); it now
     names §0.1-§0.6 in their order. The make targets need a Unix-like system: the Makefile runs .venv/bin/python."""
