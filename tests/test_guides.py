@@ -5062,9 +5062,11 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     assert "Where the tokens so far do not determine the next token, it copies" not in part
     # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now. read76 R L6: three
     # sentences began with "It", and the step from "below the causal bound" to "reads ahead" went unsaid
+    # read78 R L6: "both where ... and at some positions where" needed a second reading
     assert ("the decoder brings its training loss below the causal bound, which only a model that reads ahead can "
-            "do. It takes the answer from a later position of its input, both where the tokens so far cannot "
-            "determine the next token and at some positions where they already do.") in part, part
+            "do. It takes the answer from a later position of its input, not only where the tokens so far cannot "
+            "determine the next token but also at some positions where they already do.") in part, part
+    assert "both where the tokens so far" not in part
     assert "The *causal bound* is the lowest loss a causal model can reach on this corpus (§7.2)." in part
     # read76 R L7: §7.2 counts lines, not words (the README once said "252 words")
     assert "The rule allows 252 lines;" in part and "252 words" not in part
