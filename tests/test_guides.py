@@ -2183,8 +2183,9 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
             "skipped, and its skip message names the missing tool and its Debian package (under `CI=true` such a test "
             "fails instead" in flat("docs", "maintainers.md"))
     readme = flat("README.md")
-    assert ("`make test SYSTEM_PACKAGES=skip` runs the suite without the missing packages and skips the tests that "
-            "need them (under `CI=true` those tests fail instead).") in readme
+    # read78 R L13: "without the missing packages" could be read as removing them
+    assert ("`make test SYSTEM_PACKAGES=skip` runs the suite without installing the missing packages and skips the "
+            "tests that need them (under `CI=true` those tests fail instead).") in readme
     # read75 R L1: the skip was once the second remedy for a `make book` that lacked npm and nodejs ("If apt-get cannot
     # install them: ... or run `make test SYSTEM_PACKAGES=skip`"); the site cannot be built without them, and the
     # README says so: a first build fetches the site's scripts with npm and typesets its formulas with Node
@@ -4461,15 +4462,19 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     assert ("The sections and worked solutions are saved with their outputs; the exercises are left for you to "
             "run.") in text
     # read75 R L10: "the saved ones" and an unnamed comparison; the README names nbval
+    # read78 R L15: nbval is said to be a pytest plugin
     assert ("The suite reruns the notebooks of `chapters/` (the sections and the appendix) and `solutions/` with "
-            "nbval, and compares their outputs with the saved outputs.") in text
+            "nbval, a pytest plugin, and compares their outputs with the saved outputs.") in text
+    import nbval.plugin
+    assert callable(nbval.plugin.pytest_collect_file)                                # a pytest hook
     assert "appendix.ipynb" in {p.name for p in (ROOT / "chapters" / "en").glob("*.ipynb")}
     assert {"chapters", "solutions"} <= set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]["testpaths"])
     # read71 R L5: three items separated by semicolons, and "masked before the comparison", not "before it";
     # read76 R L15: the three items side by side, the reason of the first in parentheses
-    assert ("The comparison ignores timings (they change from run to run), the plots' images and the interactive "
-            "widgets' ids, and masks memory addresses (`0x…`) first.") in text
+    # read78 R L15: "masks memory addresses first" left "first" unclear; the sanitizer replaces them before comparing
+    assert ("Before comparing, it replaces memory addresses (`0x…`) with a placeholder. The comparison ignores timings "
+            "(they change from run to run), the plots' images and the interactive widgets' ids.") in text
     # read69 R C1: it said "two kinds", but nbval also drops the widgets' view data (their model ids) by default,
     # and the suite's --nbval-sanitize-with file masks memory addresses
     assert "two kinds of output" not in text.lower()
@@ -4483,10 +4488,14 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # section's code or saved output; it read only the English, counted a cited section only when the same
     # Markdown cell cites it, and exempted two constants the README did not name
     # read75 R L10: one 45-word sentence, now three
-    assert ("`tests/test_prose_numbers.py` checks each number that a section's English text gives to "
-            "three or more decimal places. The number must appear, to those places, in the code or saved output of "
-            "that section. It may also appear in the code or saved output of a section that the same Markdown cell "
-            "cites. Two constants are exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
+    # read78 R C1: "a section's English text" left out the appendix and the figures' alt texts, which the test did not
+    # read; it now reads them (and they pass), and the README names what it reads
+    assert ("`tests/test_prose_numbers.py` checks each number with three or more decimal places in the English text "
+            "of §0–§8 and the appendix: their Markdown cells and the alt texts of their figures. The number must "
+            "appear, to those places, in the code or saved output of the same notebook. It may also appear in the "
+            "code or saved output of a section that the same Markdown cell or alt text cites. Two constants are "
+            "exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
+    assert "checks each number that a section's English text gives to" not in text
     assert "must print or assert that number" not in text and "or a section it cites" not in text
     assert "or in those of a section" not in text       # read73 R L9: hard to parse
     source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
@@ -4494,7 +4503,12 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
                    and [ast.unparse(target) for target in node.targets] == ["CONSTANTS"]]
     assert set(ast.literal_eval(constants)) == {"0.707", "0.044715"}, ast.unparse(constants)
     assert "three or more decimals" in source[:200]
-    assert 'c.text["en"] for c in cells if c.kind == "markdown"' in source           # the English text only
+    assert 'c.text["en"] for c in cells if c.kind == "markdown"] + alts' in source    # the English text only
+    assert 'c.lang_metadata["en"]["mystnb"]["image"]["alt"]' in source                  # ... with the alt texts
+    assert 'PAGES = SECTIONS + [APPENDIX]' in source and '"path", PAGES' in source     # §0–§8 and the appendix
+    import test_prose_numbers
+    assert [p.stem for p in test_prose_numbers.PAGES] == sorted(
+        p.stem for p in (ROOT / "src" / "chapters").glob("*.py"))                    # every page of chapters/
     assert "ANY_NUMBER.finditer(code + \"\\n\" + _printed(number))" in source        # any number of code or output
     assert r're.findall(r"§(\d+)", paragraph)' in source and "for paragraph in paragraphs" in source
     # the images (read63 R C3): nbval compares them only with --nbdime, which the suite's options do not give
@@ -4549,6 +4563,16 @@ def test_the_readme_names_the_mask_bugs_section_1_shows():
                             ("passing the mask's complement (`~allowed`) instead of the mask",
                              "the complement `~allowed`")):
         assert readme in text and section in source, (readme, section)
+    # read78 R L3: the bugs in §1's order, each with the subsection that shows it
+    bugs = text.split("four mask bugs that §1 shows:", 1)[1].split("* split the model's width", 1)[0]
+    said = re.findall(r"\* (.*?) \(§1\.(\d)\);", bugs)
+    assert [n for _, n in said] == ["4", "5", "6", "7"], said
+    subsections = re.split(r"^## 1\.(\d+) ", source, flags=re.M)
+    body = dict(zip(subsections[1::2], subsections[2::2]))
+    for words, n in said:
+        assert {"4": "Passed by mistake, the complement `~allowed`", "5": "A score of 0 forbids nothing",
+                "6": "The wrong order: softmax first", "7": "`<` instead of `≤`"}[n] in body[n], (words, n)
+    assert "mistyping j ≤ i as j < i (query i, key j), which leaves query 0 no key to read (§1.7)" in text
     assert r"Suppose the condition $j \le i$ is mistyped as $j < i$" in source
 
 
@@ -5001,6 +5025,69 @@ def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
         encoding="utf-8")
 
 
+def test_the_readme_says_which_python_make_runs():
+    """README.md (read78 R L11): the Makefile runs python3.11 if there is one, else python3, and checks its version
+    before it makes .venv; a learner whose python3 is older but who has, say, python3.12 is told to name it."""
+    text = flat("README.md")
+    # the requirement itself (3.11 or newer, with python3-venv) is said once, before (see the python3_venv test)
+    assert ("`make` runs `python3.11` if there is one, else `python3`. To use another Python, name it, as in "
+            "`make book PYTHON=python3.12`.") in text
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "PYTHON ?= $(shell command -v python3.11 || command -v python3)" in makefile.splitlines()
+    assert "@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)" in makefile
+    assert "test -x $(PY) || $(PYTHON) -m venv $(VENV)" in makefile
+
+
+def test_the_readme_spells_out_what_a_newcomer_cannot_guess():
+    """README.md (read78 R L6, L7, L14, L17): the three special tokens are named as lib.data names them; RoPE and
+    ALiBi are spelled out as §3.5 spells them; who checks each result is said unambiguously; and the naming of
+    chapters is said as a plain sentence, true of folders (chapters/), files (test_chapter_numbers.py) and code."""
+    import lib.data
+    text = flat("README.md")
+    assert lib.data.SPECIAL_TOKENS == ["<unk>", "<bos>", "<eos>"]
+    assert ("with `|` and the three special tokens `<unk>`, `<bos>` and `<eos>`, the vocabulary has 10 tokens."
+            in text)
+    positions = (ROOT / "src" / "chapters" / "03_positions.py").read_text(encoding="utf-8")
+    assert "**RoPE** (rotary position embedding)" in positions and "**ALiBi** (attention with linear biases)" in positions
+    assert ("sinusoids, rotary position embedding (RoPE) and attention with linear biases (ALiBi) compared |"
+            in text)
+    assert ("each result is checked, either by an `assert` in its cell or by the test suite." in text
+            and "an `assert` in a cell or the test suite checks each one" not in text)
+    assert "File, folder and code names say *chapter* where the text says *section*." in text
+    # read78 R L2: "what §0.1 lists" came before the list, and §0.1 lists cross-entropy and gradient descent too
+    assert ("You should know NumPy indexing, slicing and broadcasting, the numerically stable softmax, and how to "
+            "derive one operation's backward pass by hand; §7 and §8 also use the basics of cross-entropy loss and "
+            "gradient descent (§0.1 lists them all).") in text
+    start = (ROOT / "src" / "chapters" / "00_start.py").read_text(encoding="utf-8")
+    known = start.split("## 0.1 What you should already know", 1)[1].split('""")', 1)[0]
+    for words in ("indexing, slicing and broadcasting in NumPy", "numerically stable form", "the local backward pass",
+                  "the basic ideas of the cross-entropy loss and of gradient descent (used in §7 and §8)"):
+        assert words in known, words
+    assert (ROOT / "tests" / "test_chapter_numbers.py").exists() and (ROOT / "src" / "chapters").is_dir()
+
+
+def test_the_readme_mentions_the_questions_the_site_adds():
+    """README.md (read78 R L16): the website's questions (src/quizzes/, inserted at the end of their subsection, as
+    site/README.md says) were never mentioned. Most subsections have questions, and no notebook holds them."""
+    import nbformat
+
+    from tools import quizzes
+    assert ("On the website, most subsections end with questions that check your understanding; the notebooks leave "
+            "them out.") in flat("README.md")
+    assert "the questions of `src/quizzes/` are inserted at the end of their subsection" in flat("site", "README.md")
+    asked = subsections = 0
+    for path in sorted((ROOT / "src" / "quizzes").glob("[0-9][0-9]_*.py")):
+        sections = quizzes.load(path)
+        asked += len(sections)
+        subsections += len(re.findall(r"^## \d+\.\d+ ", (ROOT / "src" / "chapters" / path.name).read_text(
+            encoding="utf-8"), flags=re.M))
+        notebook = ROOT / "chapters" / "en" / f"{path.stem}.ipynb"
+        text = " ".join(" ".join(c.source.split()) for c in nbformat.read(notebook, as_version=4).cells)
+        for question in (q for section in sections for q in section.questions):
+            assert " ".join(question.prompt["en"].split()) not in text, (path.name, question.prompt["en"])
+    assert 2 * asked > subsections, (asked, subsections)
+
+
 def test_the_readmes_row_of_section_0_names_its_subsections():
     """README.md's table (read75 R L15): §0's row once left out what you should know (§0.1) and `lib` (§0.6); it now
     names §0.1-§0.6 in their order. The make targets need a Unix-like system: the Makefile runs .venv/bin/python."""
@@ -5048,9 +5135,11 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     assert "Where the tokens so far do not determine the next token, it copies" not in part
     # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now. read76 R L6: three
     # sentences began with "It", and the step from "below the causal bound" to "reads ahead" went unsaid
+    # read78 R L6: "both where ... and at some positions where" needed a second reading
     assert ("the decoder brings its training loss below the causal bound, which only a model that reads ahead can "
-            "do. It takes the answer from a later position of its input, both where the tokens so far cannot "
-            "determine the next token and at some positions where they already do.") in part, part
+            "do. It takes the answer from a later position of its input, not only where the tokens so far cannot "
+            "determine the next token but also at some positions where they already do.") in part, part
+    assert "both where the tokens so far" not in part
     assert "The *causal bound* is the lowest loss a causal model can reach on this corpus (§7.2)." in part
     # read76 R L7: §7.2 counts lines, not words (the README once said "252 words")
     assert "The rule allows 252 lines;" in part and "252 words" not in part

@@ -2,9 +2,10 @@
 
 A sentence that quotes a measured value ("the error at the last position is 2.016") is a claim like an
 assert: when the code changes, the words must follow. For each section (src/chapters/NN_*.py, English;
-the other languages give the same numbers, tests/test_number_style.py), every such number in its
-Markdown must match, at the precision the prose gives it, a number its code asserts or its saved
-outputs print, or one of a section the same paragraph cites (§8 quotes §7's bound). A match allows
+the other languages give the same numbers, tests/test_number_style.py) and for the appendix, every such
+number in its Markdown and in the alt texts of its figures must match, at the precision the prose gives
+it, a number its code asserts or its saved outputs print, or one of a section the same paragraph (or alt
+text) cites (§8 quotes §7's bound). A match allows
 half a unit in the last place of each side, since the prose and the assert may round to different
 places (2.016 against an assert of 2.0155).
 """
@@ -21,6 +22,8 @@ from tools import nbsource
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SECTIONS = sorted((ROOT / "src" / "chapters").glob("[0-9][0-9]_*.py"))
+APPENDIX = ROOT / "src" / "chapters" / "appendix.py"
+PAGES = SECTIONS + [APPENDIX]            # §0–§8 and the appendix, which has no § of its own
 PROSE_NUMBER = re.compile(r"(?<![\w.,])(\d+\.\d{3,})(?!\d|\.\d)")
 ANY_NUMBER = re.compile(r"(?<![\w.])(\d+\.\d+)(?:e-?\d+)?")
 # numbers the prose gives that no cell computes, and why
@@ -32,16 +35,17 @@ CONSTANTS = {
 
 @functools.lru_cache(maxsize=None)
 def _cells(path):
-    """(the English Markdown cells, the code) of a section, as tools/nbsource.py reads the source (a cell taken
-    from grading/references.py with reference_cell included)."""
+    """(the English Markdown cells and figure alt texts, the code) of a section, as tools/nbsource.py reads the
+    source (a cell taken from grading/references.py with reference_cell included)."""
     cells = nbsource.load(path, strict=False)
-    return ([c.text["en"] for c in cells if c.kind == "markdown"],
+    alts = [c.lang_metadata["en"]["mystnb"]["image"]["alt"] for c in cells if "en" in c.lang_metadata]
+    return ([c.text["en"] for c in cells if c.kind == "markdown"] + alts,
             "\n".join(c.text["en"] for c in cells if c.kind == "code"))
 
 
 def _printed(number):
-    """What the section's saved English notebook prints."""
-    notebook = next((ROOT / "chapters" / "en").glob(f"{number:02d}_*.ipynb"))
+    """What the section's (or, for "appendix", the appendix's) saved English notebook prints."""
+    notebook = ROOT / "chapters" / "en" / f"{SOURCES[number].stem}.ipynb"
     out = []
     for cell in nbformat.read(notebook, as_version=4).cells:
         for output in cell.get("outputs", []):
@@ -51,11 +55,12 @@ def _printed(number):
 
 
 def _computed(number):
-    _, code = _cells(SECTIONS_BY_NUMBER[number])
+    _, code = _cells(SOURCES[number])
     return [m.group(0) for m in ANY_NUMBER.finditer(code + "\n" + _printed(number))]
 
 
 SECTIONS_BY_NUMBER = {int(p.name[:2]): p for p in SECTIONS}
+SOURCES = {**SECTIONS_BY_NUMBER, "appendix": APPENDIX}
 
 
 def _matches(stated, candidates):
@@ -69,7 +74,7 @@ def _matches(stated, candidates):
 
 
 def _unmatched(path):
-    number = int(path.name[:2])
+    number = int(path.name[:2]) if path in SECTIONS else path.stem
     paragraphs, _ = _cells(path)
     own = _computed(number)
     found = []
@@ -85,7 +90,7 @@ def _unmatched(path):
     return found
 
 
-@pytest.mark.parametrize("path", SECTIONS, ids=[p.stem for p in SECTIONS])
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
 def test_every_number_the_prose_states_is_computed(path):
     unmatched = _unmatched(path)
     assert not unmatched, (f"{path.relative_to(ROOT)}: the prose states {unmatched}, which no cell of the section "
@@ -97,6 +102,9 @@ def test_the_check_reads_numbers_and_catches_a_stale_one():
     paragraphs, _ = _cells(SECTIONS_BY_NUMBER[7])
     stated = [m.group(1) for p in paragraphs for m in PROSE_NUMBER.finditer(p)]
     assert len(stated) >= 10 and "2.016" in stated, stated
+    # read78 R C1: the alt texts of the figures and the appendix are read as well
+    assert any("falls below 0.001" in p for p in paragraphs) and "falls below 0.001" not in _markdown("en", "07_decoder")
+    assert PAGES[-1] == APPENDIX and _computed("appendix") and not _unmatched(APPENDIX)
     own = _computed(7)
     assert _matches("2.016", own) and not _matches("2.018", own)
     assert _matches("0.7160", own) and not _matches("9.8765", own)
