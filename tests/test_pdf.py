@@ -309,3 +309,38 @@ def test_without_a_book_the_menu_offers_none():
             'btn-download-book-pdf-button dropdown-item"\n>book</a>\n</li>\n</ul>')
     stripped = build_site.BOOK_PDF_ENTRY.sub("", page)
     assert "book-pdf" not in stripped and "x.ipynb" in stripped
+
+
+def test_the_contents_read_past_a_sliver_a_page_break_leaves():
+    """The Chinese book failed to build (the contents list has 149 links, expected 147) once its contents moved
+    by a few lines: two entries met a page break at the edge of a line, and Chromium left a box 0.7 pt high of
+    the first at the top of the next page and one 0 pt high of the second at the foot of the first page, so the
+    two entries came out twice, out of order. Here a made-up contents pair of pages with the same four boxes;
+    the destinations come out once each, in order. Negative control: with the slivers made 2 pt high (real
+    boxes), the same reading finds the two extra entries and refuses the book."""
+    import io
+    from pypdf import PdfWriter
+    from pypdf.annotations import Link
+    from pypdf.generic import Fit
+
+    def contents(sliver):
+        writer = PdfWriter()
+        for _ in range(4):                               # two pages of contents, then the pages they name
+            writer.add_blank_page(595, 842)
+        boxes = [(0, (42.8, 70.0, 553.0, 82.0), 2, 800.0),          # entry A, the last whole one on page 0
+                 (0, (42.8, 51.4, 553.0, 63.9), 3, 276.4),          # entry B, cut by the break
+                 (0, (42.8, 51.4, 553.0, 51.4 + sliver), 3, 841.9),  # entry C's box at the foot of page 0
+                 (1, (42.8, 796.9 - sliver, 553.0, 796.9), 3, 276.4),  # entry B's box at the top of page 1
+                 (1, (42.8, 782.9, 553.0, 796.9), 3, 841.9),        # entry C itself
+                 (1, (42.8, 760.0, 553.0, 772.0), 3, 100.0)]        # entry D
+        for page, rect, target, top in boxes:
+            writer.add_annotation(page, Link(rect=rect, target_page_index=target, fit=Fit.xyz(left=0, top=top)))
+        out = io.BytesIO()
+        writer.write(out)
+        return out.getvalue()
+
+    entries = [{"level": 1}] * 4
+    found = build_pdf.toc_destinations(contents(0.0), entries)
+    assert [(page, round(top, 1)) for page, top in found] == [(2, 800.0), (3, 276.4), (3, 841.9), (3, 100.0)]
+    with pytest.raises(build_pdf.PdfError, match="6 links, expected 4"):
+        build_pdf.toc_destinations(contents(2.0), entries)

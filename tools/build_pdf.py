@@ -292,7 +292,11 @@ def print_pdf(browser, url: str, footer: bool) -> bytes:
 
 def toc_destinations(pdf: bytes, entries: list[dict]) -> list[tuple[int, float]]:
     """(page index, top) of each entry's heading, read from the links of the contents pages (in the
-    order they are laid out: one entry after another; links exactly as many as the entries)."""
+    order they are laid out: one entry after another; links exactly as many as the entries).
+
+    An entry that a page break cuts gets a link box on each page; where the break falls at the edge of a
+    line, Chromium also leaves a box under 1 pt high (0 or 0.7 pt) on the page the entry hardly touches,
+    which would put that entry out of order among its neighbours' boxes: such slivers are skipped."""
     from pypdf import PdfReader
     reader = PdfReader(io.BytesIO(pdf))
     index = {page.indirect_reference.idnum: n for n, page in enumerate(reader.pages)}
@@ -315,6 +319,8 @@ def toc_destinations(pdf: bytes, entries: list[dict]) -> list[tuple[int, float]]
             else:
                 target, top = dest[0], float(dest[3]) if len(dest) > 3 and dest[3] is not None else None
             rect = [float(v) for v in annot["/Rect"]]
+            if rect[3] - rect[1] < 1.0:     # a sliver (under 1 pt) an entry leaves across a page break
+                continue
             links.append((-rect[3], rect[0], index[target.idnum], top))
         for _, _, p, top in sorted(links):
             if not found or found[-1] != (p, top):    # an entry over two lines is one link box per line
