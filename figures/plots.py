@@ -276,9 +276,6 @@ def position_table_heatmap(position_table, lang, decimals=2):
     """
     import matplotlib.pyplot as plt
 
-    def written(number_text):
-        return _written(number_text, lang)
-
     P = np.asarray(position_table, dtype=float)
     C, D = P.shape
     shown = np.round(P, decimals) + 0.0                        # + 0.0: no "-0.00" labels
@@ -289,7 +286,7 @@ def position_table_heatmap(position_table, lang, decimals=2):
     for t in range(C):
         for c in range(D):
             dark = abs(P[t, c]) > 0.6 * bound
-            ax.text(c, t, written(f"{shown[t, c]:.{decimals}f}"), ha="center", va="center", fontsize=TEXT,
+            ax.text(c, t, _written(f"{shown[t, c]:.{decimals}f}", lang), ha="center", va="center", fontsize=TEXT,
                     color="white" if dark else "black")
     ax.set_xticks(range(D))
     ax.set_yticks(range(C))
@@ -299,7 +296,7 @@ def position_table_heatmap(position_table, lang, decimals=2):
     ax.set_title("P[t, c]", fontsize=LABEL)
     bar = fig.colorbar(image, ax=ax, shrink=0.8)
     bar.ax.tick_params(labelsize=TEXT)
-    bar.ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: written(f"{round(value, 10):g}")))
+    bar.ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda value, _pos: _written(f"{round(value, 10):g}", lang)))
     fig.tight_layout()
     return fig
 

@@ -25,7 +25,8 @@ def model_setup(seed, *extra):
 
 
 def forward_setup(seed, which):
-    """Setup code defining ``forward``: the causal model, the same model with the mask off (the negative control), or a normalised model."""
+    """Setup code defining ``forward``: the causal model, the same model with the mask off (the negative
+    control), or a normalised model."""
     if which == "causal":
         return model_setup(seed, "forward = model.forward")
     if which == "unmasked":
