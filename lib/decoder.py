@@ -10,6 +10,7 @@
 the per-layer KV cache of §5 is :class:`DecoderCache`.  ``causal=False`` lets every position read
 every position: ONLY the negative control (§4), and §7's model trained without the mask."""
 
+import ctypes
 import itertools
 import pathlib
 from typing import NamedTuple
@@ -57,7 +58,6 @@ class Decoder:
     def __init__(self, params, n_heads):
         self.params, self.n_heads, self.n_layers, self.n_models = validate.decoder_params(
             params, n_heads, parameter_shapes)
-        self.vocab = None                   # set by load() when the file holds one
 
     @classmethod
     def init(cls, vocab_size, context_size, width, n_heads, n_layers, seed=0, *, mlp_width=None,
@@ -123,9 +123,7 @@ class Decoder:
 
     def copy(self):
         """An independent decoder with copies of every parameter."""
-        twin = Decoder({name: value.copy() for name, value in self.params.items()}, self.n_heads)
-        twin.vocab = None if self.vocab is None else list(self.vocab)
-        return twin
+        return Decoder({name: value.copy() for name, value in self.params.items()}, self.n_heads)
 
     def block(self, layer):
         """The parameters of block ``layer`` as a dict short name -> array (views, not copies)."""
@@ -308,23 +306,6 @@ class Decoder:
                 logits = self.step(out[-1], cache)
         return np.array(out, dtype=np.int64)
 
-    # -- saving and loading -------------------------------------------------
-
-    def save(self, path, vocab=None):
-        """Write every parameter, H and the vocabulary (if given) to one .npz file (§6)."""
-        vocab = validate.vocab(vocab, self.vocab_size)
-        extra = {} if vocab is None else {"vocab": np.array(vocab, dtype=str)}
-        np.savez(path, n_heads=np.array(self.n_heads), **extra, **self.params)
-
-    @classmethod
-    def load(cls, path):
-        """Read a decoder written by :meth:`save`; ``vocab`` is the saved vocabulary or None."""
-        with np.load(path, allow_pickle=False) as data:
-            params = {name: data[name] for name in data.files if name not in ("n_heads", "vocab")}
-            model = cls(params, int(data["n_heads"]))
-            model.vocab = [str(t) for t in data["vocab"]] if "vocab" in data.files else None
-        return model
-
 
 class DecoderCache:
     """§7. The per-layer KV cache: ``cache.layers[l]``, a :class:`lib.model.KVCache`, holds layer
@@ -401,6 +382,17 @@ class Adam:
 
 # -- Training --------------------------------------------------------------
 
+def _keep_freed_memory():
+    """Not taught: glibc's malloc returns a freed temporary of a few hundred KB to the system and
+    faults a fresh one in at the next step (a third of a step's time in §7); keep them in its heap,
+    as tools/numeric_configs.py does for the suite.  For the process; no result changes."""
+    try:                                                    # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-3, 2**25), libc.mallopt(-1, 2**28)
+    except (AttributeError, OSError, TypeError):            # not glibc: nothing to do
+        pass
+
+
 def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
           loss_and_grads=None, observe=None):
     """§7. Train ``model`` in place with Adam on random batches of ``texts``; each step's loss
@@ -409,6 +401,7 @@ def train(model, texts, vocab, *, steps, batch_size, lr, causal=True, seed=0,
     called after every step.  Neither changes which batches are drawn."""
     texts, steps, batch_size, seeds = validate.train(model, texts, steps, batch_size, causal, seed,
                                                      loss_and_grads, observe)
+    _keep_freed_memory()
     if loss_and_grads is None:
         def loss_and_grads(model, inputs, targets):
             return model.loss_and_grads(inputs, targets, causal)

@@ -759,15 +759,6 @@ def pick_token(logits, temperature, rng):
     return logits.astype(np.float64), temperature, np.random.default_rng(rng)   # or a seed
 
 
-def vocab(values, vocab_size):
-    values = None if values is None else list(values)
-    if values is not None and (len(values) != vocab_size or
-                               not all(isinstance(t, str) for t in values)):
-        raise ValueError(f"vocab must be {vocab_size} strings, one per row of the token table, "
-                         f"got {len(values)} entries")
-    return values
-
-
 def layer_caches(caches, kind):
     caches = list(caches)
     if not caches or not all(isinstance(kv, kind) for kv in caches):

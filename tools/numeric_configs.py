@@ -44,7 +44,8 @@ class Config:
         env = {"OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
         # Not numerical: glibc's malloc keeps NumPy's large freed temporaries in its heap instead of
         # returning them and page-faulting fresh ones in (§8's training spent a fifth of its time
-        # in the kernel on that).  Ignored by other C libraries; no result changes.
+        # in the kernel on that).  Ignored by other C libraries; no result changes.  lib.decoder.train
+        # asks the same of a learner's kernel (mallopt); here it holds for every cell, from the start.
         env.update(MALLOC_MMAP_THRESHOLD_=str(2**25), MALLOC_TRIM_THRESHOLD_=str(2**28))
         if self.openblas_core:
             env["OPENBLAS_CORETYPE"] = self.openblas_core
