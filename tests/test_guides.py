@@ -3313,9 +3313,23 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert ("The repository is not hosted publicly yet (README.md), so a pull request here is your branch, offered to "
             "the course's maintainers to merge.") in text
     assert "neither the website nor the repository is public yet." in flat("README.md")
-    assert ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
-            "and figures under CC BY-SA 4.0. It sets no separate terms for contributions.") in text
+    # read79 A C1: it named two licences, though LICENSE's section 3 puts a few files under terms of their own; each
+    # of those files' folders is named with its terms, as LICENSE (and tests/test_release.py) has them
+    said = ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
+            "and figures under CC BY-SA 4.0; and, in its section 3, the few files under terms of their own: the verse "
+            "of `lib/corpus/` (public domain), a schema in `tests/data/` (CC BY 4.0) and the templates in "
+            "`site/templates/` adapted from the site's themes (BSD 3-Clause License). A file you adapt from elsewhere "
+            "goes in that section, with its terms stated in its header or in its folder's README. LICENSE sets no "
+            "separate terms for contributions.")
+    assert said in text
     licence = flat("LICENSE")
+    section_3 = licence[licence.index("3. Files under terms of their own"):licence.index("A file or a part of a notebook")]
+    for item in section_3.split(" * ")[1:]:
+        [term] = [t for t in ("public domain", "CC BY 4.0", "BSD 3-Clause License") if t in item]
+        folders = {p.rsplit("/", 1)[0] + "/" for p in re.findall(r"(?<![\w/.:-])([\w.-]+(?:/[\w.-]+)+\.\w+)", item)}
+        folder = min(folders, key=len)      # site/templates/sections/header.html is under site/templates/
+        assert f"`{folder}` ({term})" in said or f"`{folder}` adapted from the site's themes ({term})" in said, item
+    assert "header" in section_3 and "README" in section_3     # where a file's own terms are stated
     assert "1. The code: MIT License" in licence and "2. The text and the figures: Creative Commons " \
         "Attribution-ShareAlike 4.0 International" in licence and "the documentation: README.md, CONTRIBUTING.md" in licence
     assert "contribution" not in licence.lower()
@@ -3542,7 +3556,8 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     """CONTRIBUTING.md, "Changing lib" (read57 A2 C7: it said a checked function called only the bodies of other
     checked functions, `f.plain`, though two call a checked function itself). A function names its check with
     @checked, except those whose check returns other values than their arguments (lib.decoder.train, and
-    lib.checks.chapter_model, whose dtype check returns the dtype), which call it on their first line. The direct
+    lib.checks.chapter_model, whose dtype check returns the dtype bare, not a sequence that @checked can zip with
+    the arguments), which call it on their first line. The direct
     calls of a checked function from a checked one are those that check a value no check has seen: forward_with's
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
@@ -3553,9 +3568,12 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     # read74 A L21: "one for one" was jargon
     # read75 A L10: ", in order," read as an aside
     # read76 A L14: the rule, the exception and the examples had one sentence
+    # read79 A C2: "returns only the dtype" suggested that arguments went missing, though chapter_model has only the
+    # dtype; what @checked cannot take is the dtype bare, where it zips a sequence of arguments
     first_line_sentence = ("A function whose check returns something else calls the check on the first line of its "
                            "body instead: `lib.decoder.train`, whose check turns `seed` into a list, and "
-                           "`lib.checks.chapter_model`, whose check returns only the dtype.")
+                           "`lib.checks.chapter_model`, whose check (`validate.float_dtype`) returns the dtype "
+                           "itself rather than a sequence of arguments.")
     assert ("A function names its check with `@checked(validate.its_check)`, which needs the check to return the "
             "function's arguments in order. " + first_line_sentence + " A method "
             "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
@@ -3591,6 +3609,10 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
         returns = [r.value for r in ast.walk(validate[check]) if isinstance(r, ast.Return)]
         assert not any(isinstance(r, ast.Tuple) and [getattr(e, "id", None) for e in r.elts]
                        == [a.arg for a in validate[check].args.args] for r in returns), check
+    # float_dtype's one argument is chapter_model's one argument, and it comes back bare, a dtype and no sequence
+    assert [a.arg for a in validate["float_dtype"].args.args] == ["dtype"]
+    assert [a.arg for f in functions if f[:2] == ("checks", "chapter_model") for a in f[2].args.args] == ["dtype"]
+    assert [ast.unparse(r.value) for r in ast.walk(validate["float_dtype"]) if isinstance(r, ast.Return)] == ["dtype"]
     direct, plain = set(), 0
     for module, name, function in functions:
         if name in decorated or f"{module}.{name}" in first_line or "." in name:
