@@ -1094,6 +1094,9 @@ def test_make_notebooks_is_not_said_to_execute_the_exercise_notebooks():
     one_source = contributing[contributing.index("### Build and test one source"):
                               contributing.index("### When the English changes")]
     assert "`make notebooks` writes every notebook" in one_source[one_source.index(" 4. "):]
+    # read79 A L4: it interrupted the loop between step 4 and the exercise sets; it now closes the subsection
+    assert one_source.index("To rebuild everything at once: `make notebooks` writes") > one_source.index(
+        "With Chromium installed, `tests/test_diagrams.py` also builds the whole site")
 
 
 def test_adding_a_language_lists_the_sidebar_captions():
@@ -1291,9 +1294,11 @@ def test_the_notebook_time_target_is_the_benchmarks():
     # read71 A L10, L11: "a learner's plain kernel" unexplained; "`make bench` times all of them" read as if it timed
     # only notebooks, though it runs four scripts
     # read74 A L15: the targets and the tool, once one bullet of six sentences, are two bullets
+    # read79 A L9: "as a learner's Jupyter starts it", where "it" could be the section
     one = re.search(r"\* `\.venv/bin/python bench/notebook_times\.py --only (\w+)` times one section in every "
-                    r"language\. It marks each time over its target\. For §7 and §8 it also times a plain kernel, with "
-                    r"NumPy's and OpenBLAS's defaults, as a learner's Jupyter starts it\. `make bench` times every "
+                    r"language\. It marks each time over its target\. For §7 and §8 it also times the notebooks in a "
+                    r"plain kernel, one with NumPy's and OpenBLAS's defaults, as a learner's Jupyter starts one\. "
+                    r"`make bench` times every "
                     r"notebook in `chapters/` and `solutions/`, along with its other benchmarks\.", text)
     # read75 A C1: the exercise notebooks are never timed (--kinds defaults to chapters and solutions)
     assert not re.search(r"`make bench` times every notebook,", text)
@@ -3090,9 +3095,11 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
     assert 'parser.add_argument("--only"' in source and 'parser.add_argument("--every"' in source
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^mutants: dev\n\t\$\(PY\) tools/mutants\.py\n", makefile, re.M)
-    shown = re.search(r'`m\("([\w-]+)", f"\{A\}\.(\w+)", "([^"]+)"\)`, where `A = "([\w.]+)"`', text)
+    # read79 A L14: the abbreviation is explained before the line that uses it
+    shown = re.search(r'The file abbreviates module names \(`A = "([\w.]+)"`\), so a line reads '
+                      r'`m\("([\w-]+)", f"\{A\}\.(\w+)", "([^"]+)"\)`\.', text)
     assert shown, "CONTRIBUTING.md no longer shows a line of MUTANTS"
-    name, function, selector, module = shown.groups()
+    module, name, function, selector = shown.groups()
     assert f'm("{name}", f"{{A}}.{function}", "{selector}")' in source and mutants.A == module
     assert any(m.name == name and m.target == f"{module}.{function}" and m.selector == selector
                for m in mutants.MUTANTS)
@@ -3243,8 +3250,10 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
     text = flat("CONTRIBUTING.md")
     # read76 A L2: the loop now comes before "When the English changes", which defines *fuzzy*, so it says what fuzzy means
     # read78 A L3, L13: the tool's three refusals in its own terms, --prose-only's own refusal, and what to do next
-    assert ("add `--prose-only`, which keeps the committed outputs instead of running the notebooks; it refuses if "
-            "any code changed. The builder refuses a source whose translation is missing, empty or flagged as out of "
+    # read79 A L3: the command comes first, then --prose-only, then the refusals, each in its own paragraph
+    assert ("2. Rebuild its notebooks: ```bash .venv/bin/python tools/build_notebooks.py src/chapters/02_heads.py ``` "
+            "If only prose changed (Markdown, comments, alt text), add `--prose-only`: it keeps the committed outputs "
+            "instead of running the notebooks, and refuses if any code changed. The builder refuses a source whose translation is missing, empty or flagged as out of "
             "date (its English changed since it was translated), and names the texts. Given several sources, it stops at the "
             "first it refuses; the sources before it have already been rebuilt, so fix that source and rerun the "
             "builder on it and the sources after it.") in text
@@ -3295,27 +3304,47 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     # read78 A C2: it settles a disagreement someone finds, as docs/translating.md says, and does not undo a
     # meaning changed on purpose, whose Chinese is retranslated in step 2 (named by what it does: no step numbers)
     assert text[text.index("### When the English changes"):].startswith(
-        "### When the English changes Chinese is the reference text. Where you find that an English passage and the "
+        "### When the English changes The sources are written in English, but Chinese is the reference text. "
+        "Where you find that an English passage and the "
         "Chinese disagree, the Chinese is right, and the English is corrected ([docs/translating.md, \"Which language "
         "decides\"](docs/translating.md#which-language-decides)). If you change what a passage means on purpose, the "
         "Chinese must change too: have it retranslated, as the steps below say. 1. Update the catalogues")
     assert "2. Translate the new and fuzzy entries." in text
     # read78 A L2: both procedures have a step 1; the fallback names its own list
-    assert ("If you cannot translate into Chinese or Russian, do step 1 of this list only: commit the source and its "
-            "updated catalogues without rebuilding") in text and "do step 1 only" not in text
+    # read79 A L7: "do step 1 of this list only", before a further instruction, read oddly
+    assert ("If you cannot translate into Chinese or Russian, stop after step 1 of the list above: commit the source "
+            "and its updated catalogues without rebuilding") in text and "do step 1" not in text
     assert "Where the English and the Chinese disagree, the Chinese is right" in flat("docs", "translating.md")
     assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
     # read76 A L13: the workers were named, not explained
-    assert ("(pytest runs them in two worker processes, `-n 2` in `pyproject.toml`; add `-n 0` to run them in one)"
+    # read79 A L10, L16: one parenthesis inside another; and which tests cover lib
+    assert ("run the tests that cover your change; for `lib`, those are the lib tests that [Mutants](#mutants) names. "
+            "Pytest runs them in two worker processes (`-n 2` in `pyproject.toml`); add `-n 0` to run them in one."
             ) in text and "not on two workers" not in text
+    assert "It runs the lib tests (`LIB_TESTS` in `tools/mutants.py`" in text[text.index("### Mutants"):]
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
     assert ("The repository is not hosted publicly yet (README.md), so a pull request here is your branch, offered to "
             "the course's maintainers to merge.") in text
     assert "neither the website nor the repository is public yet." in flat("README.md")
-    assert ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
-            "and figures under CC BY-SA 4.0. It sets no separate terms for contributions.") in text
+    # read79 A C1: it named two licences, though LICENSE's section 3 puts a few files under terms of their own; each
+    # of those files' folders is named with its terms, as LICENSE (and tests/test_release.py) has them
+    said = ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
+            "and figures under CC BY-SA 4.0; and, in its section 3, the few files under terms of their own: the verse "
+            "of `lib/corpus/` (public domain), a schema in `tests/data/` (CC BY 4.0) and the templates in "
+            "`site/templates/` adapted from the site's themes (BSD 3-Clause License). A file you adapt from elsewhere "
+            "goes in that section, with its terms stated in its header or in its folder's README. LICENSE sets no "
+            "separate terms for contributions.")
+    # read79 A L12: not a step before a pull request, so a paragraph after the list, not one of its bullets
+    assert f"merge. {said} ## Where a change goes" in text
     licence = flat("LICENSE")
+    section_3 = licence[licence.index("3. Files under terms of their own"):licence.index("A file or a part of a notebook")]
+    for item in section_3.split(" * ")[1:]:
+        [term] = [t for t in ("public domain", "CC BY 4.0", "BSD 3-Clause License") if t in item]
+        folders = {p.rsplit("/", 1)[0] + "/" for p in re.findall(r"(?<![\w/.:-])([\w.-]+(?:/[\w.-]+)+\.\w+)", item)}
+        folder = min(folders, key=len)      # site/templates/sections/header.html is under site/templates/
+        assert f"`{folder}` ({term})" in said or f"`{folder}` adapted from the site's themes ({term})" in said, item
+    assert "header" in section_3 and "README" in section_3     # where a file's own terms are stated
     assert "1. The code: MIT License" in licence and "2. The text and the figures: Creative Commons " \
         "Attribution-ShareAlike 4.0 International" in licence and "the documentation: README.md, CONTRIBUTING.md" in licence
     assert "contribution" not in licence.lower()
@@ -3432,15 +3461,16 @@ def test_the_prose_tests_of_the_quick_loop_are_every_test_that_reads_the_prose()
     # read75 A C3: the list left out tests/test_guides.py, which reads the appendix's glossary and §0's opening; the
     # list now lives in one file, which pytest expands (`@file`), as tests/translation_tests.txt does for translators
     # read76 A L8: the command follows the sentence that names the list, not the one about Chromium
-    said = re.search(r"After any change to prose, also run the (\d+) test files that read prose "
-                     r"\(`(tests/prose_tests\.txt)`\): ```bash \.venv/bin/python -m pytest -q @tests/prose_tests\.txt "
+    # read79 A L5: the count had to be kept in step with the list, and said nothing the list does not
+    said = re.search(r"After any change to prose, also run the test files that read prose, listed "
+                     r"in `(tests/prose_tests\.txt)`: ```bash \.venv/bin/python -m pytest -q @tests/prose_tests\.txt "
                      r"``` With Chromium installed, `tests/test_diagrams\.py` also builds the whole site, which takes "
                      r"several minutes\.", " ".join(loop.split()))
     assert said, "the sentence before the command after a prose change"
     commands = [" ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^ *```bash\n(.*?)^ *```", loop, re.M | re.S)]
-    assert f".venv/bin/python -m pytest -q @{said.group(2)}" in commands, commands
-    files = (ROOT / said.group(2)).read_text(encoding="utf-8").split()
-    assert len(files) == len(set(files)) == int(said.group(1)), files
+    assert f".venv/bin/python -m pytest -q @{said.group(1)}" in commands, commands
+    files = (ROOT / said.group(1)).read_text(encoding="utf-8").split()
+    assert len(files) == len(set(files)), files
     assert "tests/test_guides.py" in files and "test_the_appendix_glossary_uses_the_glossarys_terms" in globals()
     first = re.search(r"^ *\.venv/bin/python -m pytest -q chapters/(?:.*\\\n)*.*$", loop, re.M).group(0)
     assert len(files) >= 5 and all(re.fullmatch(r"tests/test_\w+\.py", f) for f in files), files
@@ -3542,7 +3572,8 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     """CONTRIBUTING.md, "Changing lib" (read57 A2 C7: it said a checked function called only the bodies of other
     checked functions, `f.plain`, though two call a checked function itself). A function names its check with
     @checked, except those whose check returns other values than their arguments (lib.decoder.train, and
-    lib.checks.chapter_model, whose dtype check returns the dtype), which call it on their first line. The direct
+    lib.checks.chapter_model, whose dtype check returns the dtype bare, not a sequence that @checked can zip with
+    the arguments), which call it on their first line. The direct
     calls of a checked function from a checked one are those that check a value no check has seen: forward_with's
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
@@ -3553,11 +3584,14 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     # read74 A L21: "one for one" was jargon
     # read75 A L10: ", in order," read as an aside
     # read76 A L14: the rule, the exception and the examples had one sentence
+    # read79 A C2: "returns only the dtype" suggested that arguments went missing, though chapter_model has only the
+    # dtype; what @checked cannot take is the dtype bare, where it zips a sequence of arguments
     first_line_sentence = ("A function whose check returns something else calls the check on the first line of its "
                            "body instead: `lib.decoder.train`, whose check turns `seed` into a list, and "
-                           "`lib.checks.chapter_model`, whose check returns only the dtype.")
+                           "`lib.checks.chapter_model`, whose check (`validate.float_dtype`) returns the dtype "
+                           "itself rather than a sequence of arguments.")
     assert ("A function names its check with `@checked(validate.its_check)`, which needs the check to return the "
-            "function's arguments in order. " + first_line_sentence + " A method "
+            "function's arguments in order. " + first_line_sentence + " * A method "   # read79 A L13: its own bullet
             "calls `validate` before it computes with a value: `Decoder.backward` checks `d_logits` against the shape "
             "its `saved` record implies.") in text       # read59 A C3: not every method checks on its first line
     assert "converts its arguments and returns the new values" not in text
@@ -3591,6 +3625,10 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
         returns = [r.value for r in ast.walk(validate[check]) if isinstance(r, ast.Return)]
         assert not any(isinstance(r, ast.Tuple) and [getattr(e, "id", None) for e in r.elts]
                        == [a.arg for a in validate[check].args.args] for r in returns), check
+    # float_dtype's one argument is chapter_model's one argument, and it comes back bare, a dtype and no sequence
+    assert [a.arg for a in validate["float_dtype"].args.args] == ["dtype"]
+    assert [a.arg for f in functions if f[:2] == ("checks", "chapter_model") for a in f[2].args.args] == ["dtype"]
+    assert [ast.unparse(r.value) for r in ast.walk(validate["float_dtype"]) if isinstance(r, ast.Return)] == ["dtype"]
     direct, plain = set(), 0
     for module, name, function in functions:
         if name in decorated or f"{module}.{name}" in first_line or "." in name:
@@ -4612,8 +4650,8 @@ def test_the_languages_outputs_also_differ_in_the_ids_of_widgets():
     text = flat("CONTRIBUTING.md")
     assert ("Their outputs differ only in cells tagged `page-text` or `nbval-ignore-output` ([Rules for code "
             "cells](#rules-for-code-cells)), in the ids of interactive widgets, and in images. The heatmaps of "
-            "`figures/plots.py` write their numbers as the page's language does, so Russian's images in §1, §2, §3 "
-            "and §7 differ from the other two languages', and §8's plot of the losses differs in each language, "
+            "`figures/plots.py` write their numbers as the page's language does, so the Russian images in §1, §2, §3 "
+            "and §7 differ from the Chinese and English ones. §8's plot of the losses differs in every language, "
             "because each trains on its own verse. The *parity test*, `tests/test_language_parity.py`, checks this "
             "on the committed notebooks, comparing images by type only.") in text
     # read78 A C1: the images of untagged cells differ too, where the guide now says and nowhere else
@@ -4739,6 +4777,9 @@ def test_contributing_says_where_to_run_and_what_to_commit():
     text = flat("CONTRIBUTING.md")
     contents = text[text.index("In this guide:"):text.index("README.md's [\"Further documentation\"]")]
     assert "[When the English changes](#when-the-english-changes)" in contents
+    # read79 A L1: only some sections had their subsections listed; now every heading of the guide is linked there
+    headings = re.findall(r"^#{2,3} (.+)$", (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"), re.M)
+    assert all(f"[{h}](#" in contents for h in headings), [h for h in headings if f"[{h}](#" not in contents]
     loop = text[text.index("## A quick loop"):text.index("### Build and test one source")]
     assert "Run every command from the top of the repository." in loop
     assert ("* Commit generated files with their source: notebooks, catalogues and their templates (`.pot`), "
