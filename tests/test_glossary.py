@@ -740,6 +740,15 @@ def test_sections_1_and_2_say_when_w_o_mixes_the_heads_and_why_reading_itself_is
     bos = [(lang, text) for lang, text in question if re.search(r"BOS|<bos>", text) and "i + 1" in text]
     assert {lang for lang, _ in bos} == set(LANGUAGES), question
 
+
+def _hull_cell_of_section_2(texts):
+    """(lang, text) of §2.5's cell "After W_O the output is no longer an average of values", in every language."""
+    cell = [(lang, text) for where, lang, text, _ in texts
+            if where.startswith("src/chapters/02_heads.py cell") and "-0" in text and "339523" in text and "###" in text]
+    assert {lang for lang, _ in cell} == set(LANGUAGES), cell
+    return cell
+
+
 def test_section_2_does_not_credit_w_o_with_the_sum_of_2():
     """read77 en-12 C1, in every language. §2.5 and its quiz said that after W_O output 1 is no longer a probability
     vector because it has a negative entry and sums to 2; but the concatenation before W_O already sums to H = 2 (one
@@ -748,9 +757,7 @@ def test_section_2_does_not_credit_w_o_with_the_sum_of_2():
     texts = list(source_texts())
     before = {"en": r"already add up to 2 before \$W_O\$", "zh": r"乘 \$W_O\$ 之前，它的四个坐标之和就已经是 2",
               "ru": r"равна 2 ещё до \$W_O\$"}
-    cell = [(lang, text) for where, lang, text, _ in texts
-            if where.startswith("src/chapters/02_heads.py cell") and "-0" in text and "339523" in text and "###" in text]
-    assert {lang for lang, _ in cell} == set(LANGUAGES), cell
+    cell = _hull_cell_of_section_2(texts)
     assert all(re.search(before[lang], text) for lang, text in cell), cell
     old = {"en": r"(longer|still) a probability vector|row sums 2|and sums to 2|each add up to 2",
            "zh": r"不再是概率向量|还是概率向量吗|行和为 2|各分量之和为 2",
@@ -765,6 +772,24 @@ def test_section_2_does_not_credit_w_o_with_the_sum_of_2():
     comments = [(lang, text) for where, lang, text, kind in texts
                 if where.startswith("src/chapters/02_heads.py") and kind == "comment" and "W_O" in text and text.startswith(("after", "经过", "после"))]
     assert comments and all(comment[lang] in text for lang, text in comments), comments
+
+
+def test_sections_1_and_2_give_the_reason_for_a_sum_of_1_and_the_terms_of_a_denominator():
+    """read79 zh-12 C1 and C2. §2.5 drew "every head's output adds up to 1" from "every value coordinate is 0 or 1",
+    which gives the bound [0, 1] but not the sum: [1, 1] and [0, 0] also have coordinates 0 or 1. The sum is 1 because
+    every value vector of Example 1 (x1, W_V = I) is a one-hot code, and the text says so in every language. The
+    Chinese §1.6 quiz said the wrong order's denominator held "one e² more" (多了 e²), which reads as 1 + e²; the
+    English says it also holds e², and the witness has 2 + e²."""
+    texts = list(source_texts())
+    one_hot = {"en": r"every value vector is a one-hot code", "zh": r"每个值向量都是独热编码",
+               "ru": r"каждое значение\s*—\s*унитарный код"}
+    cell = _hull_cell_of_section_2(texts)
+    assert all(re.search(one_hot[lang], text) for lang, text in cell), cell
+    denominator = [(lang, text) for where, lang, text, _ in texts
+                   if where.startswith("src/quizzes/01_allowed_set.py §1.6") and "e²" in text and text.startswith("1 ")]
+    assert {lang for lang, _ in denominator} == set(LANGUAGES), denominator
+    assert [text for lang, text in denominator if lang == "zh"] == ["1 是正确顺序给出的结果；错误顺序的分母里也有 e² 这一项。"]
+    assert not [text for where, lang, text, _ in texts if lang == "zh" and "多了 e" in text]
 
 
 def test_a_check_of_section_6_is_not_a_token_id_in_chinese():

@@ -356,7 +356,7 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 md(r"""
 ### After $W_O$ the output is no longer an average of values
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every value coordinate is 0 or 1, so every head's output has coordinates in [0, 1] that add up to 1. The concatenation holds H = 2 such blocks, so its four coordinates already add up to 2 before $W_O$. After $W_O$ the hull is left behind: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1. Only the negative entry shows what $W_O$ did; the sum of 2 was there before it. The output of a multi-head layer is a vector in feature space, not an average of values.
+Each head's output is a weighted average of its values, so it stays inside their convex hull: here every value vector is a one-hot code (its coordinates are 0 or 1, and exactly one of them is 1), so every head's output has coordinates in [0, 1] that add up to 1. The concatenation holds H = 2 such blocks, so its four coordinates already add up to 2 before $W_O$. After $W_O$ the hull is left behind: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1. Only the negative entry shows what $W_O$ did; the sum of 2 was there before it. The output of a multi-head layer is a vector in feature space, not an average of values.
 """)
 
 code(r"""
