@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so a small distance to $\mathcal{L}^*$ meant there was little left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) on verse in this edition's language, once with the mask and once without. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and says what each file leaves out:
+§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so a small distance to $\mathcal{L}^*$ meant there was little left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) on verse in this edition's language, once with the mask and once without. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and says what each file leaves out. The three texts:
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
