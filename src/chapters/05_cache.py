@@ -278,7 +278,7 @@ Below we measure this on a two-layer model. The cell assembles the model from fu
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
 * only layer 0 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
 
-§7 runs the same check on a trained multi-layer decoder.
+§7.5 repeats both comparisons on the trained two-layer decoder of §7: with a cache for every layer, and with only layer 0 cached (the latter at the last position only).
 """)
 
 code(r"""
