@@ -268,3 +268,42 @@ def test_section_3_5_does_not_say_alibi_answers_with_a_vector():
     for lang in LANGUAGES:
         text = _markdown(lang, "03_positions")
         assert said[lang] in text and asked[lang] not in text, lang
+
+
+def test_the_cache_quiz_calls_0_0_the_difference_rounded_to_12_decimals():
+    """read79 en-35 C1: the §5 quiz said the token-by-token outputs differ from the full forward pass by "exactly
+    0.0" on the §4.1 model, while §5.2 prints that difference rounded to 12 decimals and asserts only that it is
+    below 1e-12 (on the question's own sequence it is about 2.2e-16, not 0). The explanation says "rounded" in
+    every language, and the rounded value it gives is what the code computes."""
+    import numpy as np
+    from lib import checks
+    from lib.data import BOS
+    model, seq8 = checks.chapter_model(), np.array([BOS, 3, 4, 5, 3, 4, 5, 4])
+    difference = float(np.abs(checks.incremental_forward(model, seq8) - model.forward(seq8)).max())
+    assert difference < 1e-12 and round(difference, 12) == 0.0, difference
+    question = next(q for q in _quiz_questions("05_cache")
+                    if "does not change what the model computes" in q.prompt["en"])
+    said = {"en": "rounded to 12 decimals, is 0.0", "zh": "四舍五入到小数点后 12 位是 0.0",
+            "ru": "округлённое до 12 знаков после запятой, равно 0,0"}
+    exact = {"en": "exactly", "zh": "恰好", "ru": "ровно"}
+    for lang in LANGUAGES:
+        assert said[lang] in question.why[lang] and exact[lang] not in question.why[lang], lang
+
+
+def test_section_5_5_says_what_section_7_5_repeats():
+    """read79 en-35 C2: §5.5 ended "§7 runs the same check on a trained multi-layer decoder", loosely: §7.5 runs
+    both comparisons on the trained two-layer decoder, every layer cached over the whole line and layer 0 alone
+    cached at the last position only. The sentence names §7.5, two layers and both comparisons in every language,
+    and §7.5's code does what it says."""
+    _, code7 = _cells(SECTIONS_BY_NUMBER[7])
+    assert "n_layers=2, n_heads=2, head_width=8" in code7 and "len(cache) == 8 and cache_error < 1e-12" in code7
+    assert "first_only_error = float(np.abs(first_only[-1] - full[-1]).max())" in code7
+    said = {"en": "§7.5 repeats both comparisons on the trained two-layer decoder of §7: with a cache for every "
+                  "layer, and with only layer 0 cached (the latter at the last position only).",
+            "zh": "§7.5 在 §7 训练好的两层解码器上重做这两项比较：一次每一层都有缓存，一次只缓存第 0 层（后者只比较最后一个位置）。",
+            "ru": "В §7.5 оба сравнения повторяются на обученном двухслойном декодере из §7: с кэшем у каждого слоя "
+                  "и с кэшем только у слоя 0 (второе сравнение — лишь в последней позиции)."}
+    loose = {"en": "§7 runs the same check", "zh": "§7 会在一个训练过的多层解码器", "ru": "В §7 та же проверка"}
+    for lang in LANGUAGES:
+        text = _markdown(lang, "05_cache")
+        assert " ".join(said[lang].split()) in text and loose[lang] not in text, lang

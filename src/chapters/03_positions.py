@@ -150,7 +150,7 @@ $$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}
 
 These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. At index t, every sequence in the batch uses the same row $P[o + t]$, so position rows are shared across the whole batch even when the tokens differ.
 
-An example with D = 2, the sequences 春雨 and 风雨. At the first position the upstream gradients are [1, 2] for 春雨 and [−3, 1] for 风雨; at the second, [0.5, 0] and [1, −1]. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
+Take an example with D = 2 and the sequences 春雨 and 风雨. At the first position the upstream gradients are [1, 2] for 春雨 and [−3, 1] for 风雨; at the second, [0.5, 0] and [1, −1]. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
 """)
 
 code(r"""
@@ -319,7 +319,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity $W_Q$, $W_K$ and $W_V$, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it joins the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity $W_Q$, $W_K$ and $W_V$, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it merges the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""
@@ -342,7 +342,7 @@ assert abs(plain - with_positions) < 1e-15
 """)
 
 md(r"""
-With positions, 春 at position 0 and 春 at position 1 carry different rows of P, so their keys and values differ, and the second input is no longer a mere permutation of the first. Here are the last query's weights in both heads:
+With positions, 春 at position 0 and 春 at position 1 carry different rows of P, so their keys and values differ, and the second input's keys and values are no longer a permutation of the first input's. Here are the last query's weights in both heads:
 """)
 
 code(r"""
@@ -369,7 +369,7 @@ assert not np.allclose(last_query_weights(second, True),
 """)
 
 md(r"""
-Without positions the second input's weights are exactly the first input's weights with the first two entries swapped (the `True` at the end of the first line); with positions they are not.
+Without positions the second input's weights are exactly the first input's weights with the first two entries swapped (the `True` at the end of the line that starts with `False`); with positions they are not.
 
 ### What this counter-example does **not** prove
 
@@ -454,7 +454,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector, and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four (query, key) pairs that the cell tries, (3, 0), (5, 2), (103, 100) and (1003, 1000), each query 3 positions after its key, as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector (the first list printed: one (sin, cos) pair per frequency), and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four (query, key) pairs that the cell tries, (3, 0), (5, 2), (103, 100) and (1003, 1000), each query 3 positions after its key, as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the sinusoidal vector of position 100, nor, with RoPE or ALiBi, a query and a key more than 7 positions apart; whether its outputs there are any good is an empirical question this course does not test.
 """)

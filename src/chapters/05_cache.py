@@ -25,7 +25,7 @@ We keep the model of §4.1, with its hand-chosen parameters ($D=4$, $H=2$, $d=2$
 
 Every stored position comes no later than the new token, so the new query may read them all: its row of the mask is all `True` (for 雨, `causal_allowed(1, 3)`). Queries of old positions are not stored: the output needs only the new token's own query.
 
-Below we feed `<bos> 春 雨` and watch the cache's length n (the number of stored positions) and its shape $(H, n, d)$.
+Below we feed `<bos> 春 雨`. Each line of the loop prints the token, the position it takes (the cache's length before the step) and the shapes $(H, n, d)$ of the stored keys and values after the step, with n stored positions.
 """)
 
 code(r"""
@@ -78,7 +78,7 @@ assert np.array_equal(cache.keys[:, 2],
 md(r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the last $t_q$ rows of the triangle of the $t_k \times t_k$ mask, its bottom-right corner: hence the name **bottom-right alignment**. The lower grid of Figure 1.1 shows the example below.
+A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the last $t_q$ rows of the $t_k \times t_k$ lower triangle, that is, its bottom-right corner; hence the name **bottom-right alignment**. The lower grid of Figure 1.1 shows the example below.
 
 The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """)
@@ -271,14 +271,14 @@ assert (np.array_equal(cache8.keys, keys_before)
 md(r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from that layer's input at those positions. For layer 0 that input is the token embeddings plus the position rows; for every later layer, the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough. When the new token reaches layer 1, its query must read layer 1's keys and values at every old position. These are computed from layer 0's outputs, which layer 0's cache does not hold. Without anything stored for layer 1, each step would have to recompute layer 0's outputs at every old position: the very full forward pass the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from that layer's input at those positions. For layer 0 that input is the token embeddings plus the position rows; for every later layer, the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough. When the new token reaches layer 1, its query must read layer 1's keys and values at every old position. These are computed from layer 0's outputs, which layer 0's cache does not hold. Without anything stored for layer 1, each step would have to recompute layer 0's outputs at every old position: exactly the full forward pass that the cache is meant to avoid.
 
 Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`), with random parameters. The input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$; layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$: causal multi-head attention plus a residual connection. The token-by-token version gives each layer in the set `cached_layers` a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
 * both layers cached: the largest error is rounding error (below $10^{-12}$);
 * only layer 0 cached: every position except position 0 has a clear error (each above 0.1). Position 0 happens to be right because it reads only itself anyway.
 
-§7 runs the same check on a trained multi-layer decoder.
+§7.5 repeats both comparisons on the trained two-layer decoder of §7: with a cache for every layer, and with only layer 0 cached (the latter at the last position only).
 """)
 
 code(r"""
@@ -407,7 +407,7 @@ The first way recomputes every projection and a $(T+1)\times(T+1)$ attention tab
 
 The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times, in seconds, on logarithmic axes. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there.
 
-Nor do the times have to grow smoothly with $T$. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix; and the cache's output agrees with the full forward pass.
+The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, the ratio there is larger than at the shortest prefix, and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -499,7 +499,7 @@ md(r"""
 * The KV cache stores the key and value of every position seen so far: $(n, d)$ per head, $(H, n, d)$ for all heads together. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
 * A step that feeds $t_q$ tokens after $n > 0$ stored positions has fewer queries than keys ($t_q < t_k = n + t_q$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
 * The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
-* Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1 (rounded to 12 decimals), within $10^{-12}$ on random models and on long sequences that fill the position table.
+* Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1 (rounded to 12 decimals), within $10^{-12}$ on random models fed sequences that fill their position tables.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache holds one unpadded sequence: no left padding, and a right-padded training row must be cut to its real length before it can be continued.
 * The cache is correct only because of the causality of §4: if any part of the model read the future, old keys and values would no longer be fixed, and the cache would be wrong.
