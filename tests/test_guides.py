@@ -1311,9 +1311,11 @@ def test_the_notebook_time_target_is_the_benchmarks():
     assert one and 'parser.add_argument("--only"' in bench and (ROOT / "chapters" / "en" / f"{one.group(1)}.ipynb").is_file()
     # a new section keeps within the same targets; read73 A C2: "the target for all of `chapters/` together" read as
     # one budget for every language's notebooks, but the target is per language, a third of the three languages' total
-    # read76 A L16: the link to docs/maintainers.md is given once, in "Rules for code cells", which this bullet links to
-    assert f"notebooks within the [time targets](#rules-for-code-cells), including {m.group(4)} s per language for all " \
-        "of `chapters/`;" in text and text.count(link) == 1 and "## Rules for code cells" in text
+    # read76 A L16: the link to docs/maintainers.md is given once, in "Rules for code cells"; read80 A L11: this
+    # bullet linked that rule, a list of nine bullets, and now links the targets themselves
+    assert f"notebooks within the [time targets](docs/maintainers.md#benchmarks-what-make-bench-times), including " \
+        f"{m.group(4)} s per language for all of `chapters/`;" in text and text.count(link) == 1
+    assert "[time targets](#rules-for-code-cells)" not in text
     assert "including the target for all of `chapters/` together" not in text
 
 
@@ -3318,14 +3320,20 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert text.count("Chinese is the reference text") == 1 and "Chinese, not English, decides" not in text
     # read76 A L13: the workers were named, not explained
     # read79 A L10, L16: one parenthesis inside another; and which tests cover lib
-    assert ("run the tests that cover your change; for `lib`, those are the lib tests that [Mutants](#mutants) names. "
+    # read80 A L13: "the lib tests that Mutants names", though that section names none and points to LIB_TESTS
+    assert ("run the tests that cover your change; for `lib`, those are the files in `LIB_TESTS` of "
+            "`tools/mutants.py`. "
             "Pytest runs them in two worker processes (`-n 2` in `pyproject.toml`); add `-n 0` to run them in one."
             ) in text and "not on two workers" not in text
     assert "It runs the lib tests (`LIB_TESTS` in `tools/mutants.py`" in text[text.index("### Mutants"):]
+    from tools import mutants
+    assert mutants.LIB_TESTS and all((ROOT / t).is_file() for t in mutants.LIB_TESTS)
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
-    assert ("The repository is not hosted publicly yet (README.md), so a pull request here is your branch, offered to "
-            "the course's maintainers to merge.") in text
+    # read80 A L15: what a contributor does with the branch; no file names a channel, and the guide invents none
+    assert ("Work on a branch of your own, made from `main`, in small commits that say what changed and why. The "
+            "repository is not hosted publicly yet (README.md) and names no place to send changes to, so a pull request "
+            "here is that branch: offer it to the course's maintainers, who merge it into `main`.") in text
     assert "neither the website nor the repository is public yet." in flat("README.md")
     # read79 A C1: it named two licences, though LICENSE's section 3 puts a few files under terms of their own; each
     # of those files' folders is named with its terms, as LICENSE (and tests/test_release.py) has them
@@ -3336,7 +3344,8 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
             "goes in that section, with its terms stated in its header or in its folder's README. LICENSE sets no "
             "separate terms for contributions.")
     # read79 A L12: not a step before a pull request, so a paragraph after the list, not one of its bullets
-    assert f"merge. {said} ## Where a change goes" in text
+    # read80 A L14: under a heading of its own, which the contents list, so that a reader looking for it finds it
+    assert f"who merge it into `main`. ## Licences {said} ## Where a change goes" in text
     licence = flat("LICENSE")
     section_3 = licence[licence.index("3. Files under terms of their own"):licence.index("A file or a part of a notebook")]
     for item in section_3.split(" * ")[1:]:
@@ -3365,8 +3374,11 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     # a diagram's alt text is in its section's Markdown too (read61 A L22, A2 L9: the step left that out), and is
     # changed there before the catalogues are updated: changed at this step, after them, its new English had no
     # translation in chapters.po and the builder refused the --prose-only rebuild (read63 A2 C1, A L9)
-    assert ("* Words of a diagram: run `.venv/bin/python tools/diagrams.py`. If its alt text changed, also rebuild "
-            "its section with `--prose-only`.") in text
+    # read80 A L6: the step said to rebuild but not that the image line changes too, in the source and chapters.po
+    assert ("* Words of a diagram: run `.venv/bin/python tools/diagrams.py`. If its alt text changed, its image line in "
+            "the section's Markdown must say the same words: the English in `src/chapters/`, changed before you update "
+            "the catalogues, and each translation in `chapters.po`, changed as you translate (`.venv/bin/python "
+            "tools/diagrams.py --markdown` prints every line). Then rebuild that section with `--prose-only`.") in text
     # read69 A L9: said before step 1, the rule interrupted the procedure; it now stands with the rule for alt text,
     # which is written before any step runs, and "A figure" gives the command that prints an image line
     loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
