@@ -394,6 +394,21 @@ def test_an_exercises_points_are_not_called_scores_in_chinese():
                                        "才能得到标题里注明的分值，不是得分；这道练习就得 0 分；你的 3 分", "markdown")])
 
 
+def test_a_multiple_is_said_as_times_the_original_in_chinese():
+    """By the Chinese rule for multiples, 涨了 / 增加了 N 倍 means N + 1 times as much, and 缩小 N 倍 is not said at all.
+    §2 once wrote that the softmax work 涨了 16 倍 where the code asserts exactly 16 times (read80 zh-12 C1), and that
+    dividing by √D 缩小 √H 倍 the scores (L10). The row of docs/words.md catches both; the course's correct multiples
+    pass."""
+    caught = ["注意力表却从 4 MiB 涨到 64 MiB，softmax 的工作量涨了 16 倍。", "每个头的分数会再缩小 $\\sqrt H$ 倍，",
+              "参数增加了 2 倍", "速度提高了三倍", "误差缩小 10 倍"]
+    found = violations([("demo", "zh", text, "markdown") for text in caught])
+    assert len(found) == len(caught), "\n".join(found)
+    assert not violations([("demo", "zh", "softmax 的工作量也变成原来的 16 倍；每个头的分数会再除以 $\\sqrt H$；"
+                                       "注意力表的大小和 softmax 的工作量都增长到原来的 16 倍。T 翻一倍，注意力表就变成原来的 4 倍；"
+                                       "所用时间却可能增加得更多；缓存至少快 10 倍；差了一个常数倍；两个头的宽度是一个头的两倍；"
+                                       "KV 缓存的大小算成了正确值的 8 倍", "markdown")])
+
+
 def test_a_logit_is_not_called_a_score_in_russian():
     """«оценка» is the attention score q·k/√d alone; the ru label of §7's diagram once called the logits «оценка
     каждого токена словаря» (read56 A2 C3). The row of docs/words.md catches that, and the scores of attention,
