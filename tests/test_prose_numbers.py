@@ -142,7 +142,7 @@ def test_section_8_says_of_the_corpus_readme_only_what_it_holds():
     assert len(paragraphs) == 3 and all("left out" in p for p in paragraphs), paragraphs
     opening = nbsource.load(SECTIONS_BY_NUMBER[8], strict=False)[0].text
     assert "its README gives their sources (all in the public domain) and says what each file leaves out. The three texts:" in opening["en"]
-    assert "每个文件略去了哪些内容" in opening["zh"] and "Там же сказано, что не вошло в каждый файл. Вот эти три текста:" in opening["ru"]
+    assert "每个文件略去了哪些内容" in opening["zh"] and "названы их источники (все они\u00a0— общественное достояние) и сказано, что опущено в каждом файле. Вот эти три текста:" in opening["ru"]
     for lang, listed in (("en", "lists the"), ("zh", "列出"), ("ru", "перечисл")):
         assert listed not in opening[lang], lang
 
