@@ -373,7 +373,7 @@ Without positions the second input's weights are exactly the first input's weigh
 
 ### What this counter-example does **not** prove
 
-It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric. Row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query, the second token, changes with the swap. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
+It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself breaks the symmetry. In the first input 春 sits at row 0 and reads only itself; in the second it sits at row 1 and reads both 风 and itself. So the first two output rows are not simply swapped between the two inputs: they are different vectors. The last query of a second attention layer reads those rows, and it no longer receives the same vectors in another order. Without the mask, rows 0 and 1 would differ too, but they would be exactly swapped, and a second layer's last row would again be blind to the swap. The cell below checks both points: the first two rows differ even after swapping them back, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
 The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two inputs apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """)
@@ -383,6 +383,7 @@ out_first = model.forward(first, use_positions=False)  # (T, D)
 out_second = model.forward(second, use_positions=False)
 row_differences = np.abs(out_first - out_second).max(axis=1)          # (T,)
 print(r(row_differences))
+swapped_back = np.abs(out_first[[1, 0, 2]] - out_second).max(axis=1)  # (T,)
 
 
 def second_layer(out):
@@ -393,6 +394,7 @@ two_layers = float(np.abs(second_layer(out_first)[-1]
                           - second_layer(out_second)[-1]).max())
 print(round(two_layers, 6))
 assert (row_differences[:2] > 0.5).all() and row_differences[2] < 1e-12
+assert (swapped_back[:2] > 0.5).all()
 assert two_layers > 0.1
 """)
 

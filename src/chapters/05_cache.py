@@ -458,7 +458,7 @@ plt.show()
 md(r"""
 ## 5.9 The mask also avoids computing almost half of the scores
 
-The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i (queries $64i$ to $64i + 63$) is in the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block computes scores only against keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
+The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block m (queries $64m$ to $64m + 63$, with m counted from 0) is in the situation of §5.1: 64 queries after $64m$ earlier keys, aligned bottom-right. No query in it reads a key after $64m + 63$, so the block computes scores only against keys 0 to $64m + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
 """)
 
 code(r"""

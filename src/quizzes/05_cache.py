@@ -577,12 +577,12 @@ def entries_allowed(value):
 
 
 def key_blocks_of_query_block(claim):
-    i, blocks = 3, 8
-    computed = attention_work(BLOCK, BLOCK * (i + 1)).computed // BLOCK ** 2
-    future = causal_future(BLOCK, BLOCK * (i + 1))
-    masked_blocks = {j for j in range(i + 1) if future[:, j * BLOCK:(j + 1) * BLOCK].any()}
-    facts = {"0 to i, mask in i": computed == i + 1 and masked_blocks == {i},
-             "every block": computed == blocks, "only block i": computed == 1}
+    m, blocks = 3, 8
+    computed = attention_work(BLOCK, BLOCK * (m + 1)).computed // BLOCK ** 2
+    future = causal_future(BLOCK, BLOCK * (m + 1))
+    masked_blocks = {j for j in range(m + 1) if future[:, j * BLOCK:(j + 1) * BLOCK].any()}
+    facts = {"0 to m, mask in m": computed == m + 1 and masked_blocks == {m},
+             "every block": computed == blocks, "only block m": computed == 1}
     return bool(facts[claim])
 
 
@@ -617,12 +617,12 @@ section("half of the scores",
                   (523776, T("That leaves out the diagonal: every query may read its own key (§1.3).")),
                   (1048576, T("That is the whole table, the future included."))],
            witness=entries_allowed),
-    choose(T("Which key blocks does query block i need?"),
-           right=T("Blocks 0 to i; only block i needs the mask", claim="0 to i, mask in i"),
+    choose(T("Which key blocks does query block m need?"),
+           right=T("Blocks 0 to m; only block m needs the mask", claim="0 to m, mask in m"),
            why=T("That is the bottom-right alignment of §5.1, block by block."),
            wrong=[(T("Every key block", claim="every block"),
-                   T("The blocks after i lie wholly in the future.")),
-                  (T("Only block i", claim="only block i"),
+                   T("The blocks after m lie wholly in the future.")),
+                  (T("Only block m", claim="only block m"),
                    T("Every earlier block may be read."))],
            witness=key_blocks_of_query_block),
     choose(T("Does `blocked_causal_attention` give the numbers of the definition?"),
