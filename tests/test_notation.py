@@ -152,6 +152,7 @@ CLASHES = [
     (re.compile(r"(?<![A-Za-z\\_])k\s*=\s*\d"), "k is a key; a prefix length is p"),
     (re.compile(r"(?<![A-Za-z\\_])s\s*(?:[=+]\s*\d|\\ne)|[A-Za-z]_\{?s\b"),
      "s is a score; a seed is a number, a second position t'"),
+    (re.compile(r"(?<![\w.])\d+\s*i\b"), "i is the position of a query; §5.9's block of queries is m (64m)"),
 ]
 
 
@@ -249,11 +250,12 @@ def test_the_checks_catch_what_they_name():
     assert symbols(r"x_{b,t} + \hat z^{(\ell)}") == ["x", "b", "t", "z", "ell"]
     for old in (r"A_{ij}", r"\sum_j w_j v_j", r"a_{ij}", r"\ln V", r"V \times D", r"h^{(0)}_t", r"\hat x",
                 r"q_t = x_t W_Q", r"y_j = \sum_h \sum_a y^{(h)}_a \, W_O[h\cdot d + a,\ j]", r"k = 1, \dots, 8",
-                r"s = 0, \dots, 4", r"s+1", r"\partial \hat z_t / \partial z_s = 0", r"s \ne t"):
+                r"s = 0, \dots, 4", r"s+1", r"\partial \hat z_t / \partial z_s = 0", r"s \ne t", r"64i + 63"):
         assert clash_problems(old), old
     for new in (r"\alpha_{ij}", r"\lvert\mathcal V\rvert \times D", r"X^{(0)}_t", r"h \cdot d + a", r"V = XW_V",
                 r"y_t = \sum_h y^{(h)}_t \, W_O^{(h)}", r"s_{ij} = \frac{q_i \cdot k_j}{\sqrt d}", r"s_{\max}",
-                r"p = 1, \dots, 8", r"\partial \hat z_t / \partial z_{t'} = 0", r"\partial f / \partial s_j"):
+                r"p = 1, \dots, 8", r"\partial \hat z_t / \partial z_{t'} = 0", r"\partial f / \partial s_j",
+                r"64m + 63", r"q_i", r"2^{i}"):
         assert not clash_problems(new), new
     indices = index_letters()
     assert {"i", "j", "t", "b", "h", "a", "c"} <= indices and not {"f", "d", "n", "p", "k", "v"} & indices

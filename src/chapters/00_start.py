@@ -124,6 +124,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $c$ | a feature: an index along the width D; feature $h \cdot d + a$ is coordinate a of head h (§2.2) |
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
+| $m$ | the number of a block of 64 queries, counted from 0 (§5.9) |
 | $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |
 | $p$ | a prefix length: in the future-perturbation test (§4, §7); of a line of verse (§8.1) |
 | $I$ | identity matrix |

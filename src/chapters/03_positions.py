@@ -8,9 +8,9 @@ The causal mask tells each query which keys come at or before it, but not in wha
 
 This section does so in the simplest way, through a learned table. Besides the token embedding table E (shape $\lvert\mathcal V\rvert \times D$), the model keeps a position table P (shape $C \times D$), where C is the largest number of positions the model can represent. The token $x_{b,t}$ at index t of sequence b in the input stands at the absolute position o + t. Its input vector is
 
-$$X_{b,t} = E[x_{b,t}] + P[o + t],$$
+$$X_{b,t} = E[x_{b,t}] + P[o + t].$$
 
-where the offset o is the number of real positions that come before the input: o = 0 for a whole sequence, and o equals the length of the cache when new tokens follow stored ones (§5; Figure 3.1 shows o = 1). Both rows have width D; otherwise they could not be added.
+Here o, the offset, is the number of real positions before the input. For a whole sequence o = 0; when new tokens follow stored ones, o is the length of the cache (§5). Figure 3.1 shows o = 1. The two rows, $E[x_{b,t}]$ and $P[o + t]$, both have width D; otherwise they could not be added.
 
 ![Learned absolute positions: 春, 雨 and 风 after a stored BOS have the indices t = 0, 1, 2 in the new input and, with offset o = 1, stand at the absolute positions o + t = 1, 2, 3. Each input vector is the row of the token embedding table E picked by the token id (rows 3, 4, 5) plus the row of the position table P picked by o + t (rows 1, 2, 3).](figures/positions.svg)
 """)
@@ -50,7 +50,7 @@ print(E.shape, P.shape)
 md(r"""
 **The opening example: a swap one layer cannot see without positions**
 
-Take the one-layer model `lib.model.AttentionModel` with the tables E and P above, H = 2, identity $W_Q$, $W_K$ and $W_V$, and the $W_O$ of §2.5. Switch its positions off. Give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
+Take the one-layer model `lib.model.AttentionModel` with the tables E and P above, H = 2, identity $W_Q$, $W_K$ and $W_V$, and the $W_O$ of §2.5. We switch its positions off and give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """)
 
 code(r"""
@@ -100,7 +100,7 @@ The vocabulary is the three special tokens `<unk>`, `<bos>`, `<eos>` followed by
 Two rows of E are chosen deliberately, for later use:
 
 * The embedding of `<unk>`, [40, −30, 20, −10], is far larger than any other row. §4 puts it in place of a future token: if it ever leaked into an earlier position, the effect would be impossible to miss.
-* `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4 show how a perturbation test can pass for the wrong reason.
+* `<bos>` and 风 have identical embeddings, [1, 0, 0, 1]. Different ids with the same vector let §4.5 show how a future-perturbation test can pass for the wrong reason.
 
 The rows of `<bos>` (and so of 风) and of 春 are also the two input vectors of Example 1 in §2.5; that is why the opening check could reuse Example 1.
 """)
@@ -116,7 +116,7 @@ assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
 """)
 
 md(r"""
-The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 arrive afterwards, they arrive with o = 1 and use rows 1–3, just as in the whole sequence, so their input vectors are the same either way.
+The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 come afterwards, they enter with o = 1 and use rows 1–3, just as in the whole sequence, so their input vectors are the same either way.
 """)
 
 code(r"""
@@ -144,7 +144,7 @@ plt.show()
 md(r"""
 ## 3.2 Backward: a scatter-add into both tables
 
-The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then add. So the backward pass sends the upstream gradient $G_{b,t} = \partial \mathcal L / \partial X_{b,t}$ back to those two rows unchanged, and where several (b, t) read the same row, their gradients add up:
+The forward pass is a lookup: read row $x_{b,t}$ of E and row o + t of P, then add. So the backward pass sends the upstream gradient $G_{b,t} = \partial \mathcal L / \partial X_{b,t}$ back to those two rows unchanged, and where several positions (b, t) read the same row, their gradients add up:
 
 $$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}, \qquad \frac{\partial \mathcal L}{\partial P[r]} = \sum_{(b,t):\ o + t = r} G_{b,t}.$$
 
@@ -180,7 +180,7 @@ The last lines show a common trap: with fancy indexing, `dE[ids] += G` keeps onl
 
 ### Checking the backward pass with finite differences
 
-Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. The batch repeats a token (雨, four times), so one row of E collects several gradients. The offset is o = 1, so the inputs stand at positions 1 to 3 of a five-row table. Rows 0 and 4 of P are never read, and their gradients must be exactly 0.
+Mistakes of this kind are silent, so we check `embed_backward` against finite differences. Take a nonlinear loss $\mathcal L = \sum R \odot \sin(X)$ with $X = E[\text{ids}] + P[o + t]$ and a fixed random array R. Then $\partial \mathcal L / \partial X = R \odot \cos(X)$, and `embed_backward` should turn this into the gradients of E and P. For **every** entry $\theta$ of both tables we compare with the central difference $(\mathcal L(\theta + \varepsilon) - \mathcal L(\theta - \varepsilon)) / (2\varepsilon)$. One token, 雨, occurs four times in the batch, so one row of E collects several gradients. The offset is o = 1, so the inputs stand at positions 1 to 3 of a five-row table. Rows 0 and 4 of P are never read, and their gradients must be exactly 0.
 """)
 
 code(r"""
@@ -251,7 +251,7 @@ Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to th
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table all differ: any two rows differ by at least 0.1 in some coordinate (the last number the cell below prints). After wrapping or clamping, two positions share a row. The model never defined a vector for position 8, and borrowing another position's row computes a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
+In a valid input every position has a row of P of its own, and the C rows of this table all differ: any two rows differ by at least 0.1 in some coordinate (the last number the cell below prints). After wrapping or clamping, two positions share a row. The model never defined a vector for position 8, and borrowing another position's row amounts to running a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
 """)
 
 code(r"""
@@ -319,7 +319,7 @@ assert round(with_positions, 12) == 0.047053077502
 """)
 
 md(r"""
-This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity $W_Q$, $W_K$ and $W_V$, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it takes the scaled dot products on the head's two coordinates, a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and the weighted sum. Then it merges the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
+This number can also be computed by a route that shares no code with the NumPy model. `lib/plain_python.py` does the layer's arithmetic with Python lists, loops and the `math` module only; it imports neither NumPy nor the rest of `lib`. `input_rows` adds each position row to its token embedding. With identity $W_Q$, $W_K$ and $W_V$, the query, key and value are the input vector itself, so `read` needs only the query and the rows it may read. For each head it computes the scaled dot products on the head's two coordinates, applies a softmax over all three keys (the last query may read every key anyway, so no mask is needed here) and forms the weighted sum. Then it merges the heads and multiplies by $W_O$. The two routes give the same difference to within $10^{-15}$.
 """)
 
 code(r"""
@@ -373,7 +373,7 @@ Without positions the second input's weights are exactly the first input's weigh
 
 ### What this counter-example does **not** prove
 
-It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself is asymmetric. Row 0 reads only the first token, so its output depends on which token comes first; row 1 reads the same two tokens in both inputs, but its query, the second token, changes with the swap. So the first two rows of the two outputs differ, and the last query of a second attention layer reads those very rows: the two sets of vectors it receives are no longer mere permutations of each other. The cell below checks both: the first two rows differ, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
+It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself breaks the symmetry. In the first input 春 sits at row 0 and reads only itself; in the second it sits at row 1 and reads both 风 and itself. So the first two output rows are not simply swapped between the two inputs: they are different vectors. The last query of a second attention layer reads those rows, and it no longer receives the same vectors in another order. Without the mask, rows 0 and 1 would differ too, but they would be exactly swapped, and a second layer's last row would again be blind to the swap. The cell below checks both points: the first two rows differ even after swapping them back, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
 The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two inputs apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """)
@@ -383,6 +383,7 @@ out_first = model.forward(first, use_positions=False)  # (T, D)
 out_second = model.forward(second, use_positions=False)
 row_differences = np.abs(out_first - out_second).max(axis=1)          # (T,)
 print(r(row_differences))
+swapped_back = np.abs(out_first[[1, 0, 2]] - out_second).max(axis=1)  # (T,)
 
 
 def second_layer(out):
@@ -393,16 +394,17 @@ two_layers = float(np.abs(second_layer(out_first)[-1]
                           - second_layer(out_second)[-1]).max())
 print(round(two_layers, 6))
 assert (row_differences[:2] > 0.5).all() and row_differences[2] < 1e-12
+assert (swapped_back[:2] > 0.5).all()
 assert two_layers > 0.1
 """)
 
 md(r"""
 ## 3.5 Past C: sinusoids, RoPE and ALiBi
 
-A learned table looks up a position's vector, and past its last row it has nothing to look up. Three other designs compute their position information from a formula (a vector, a rotation or a penalty), so they have an answer at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
+A learned table stores one vector per position; past its last row there is nothing to look up. Three other designs compute their position information from a formula (a vector, a rotation or a penalty), so they have an answer at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
 * **A sinusoidal table**, as in the original Transformer (Vaswani et al., 2017, *Attention Is All You Need*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
-* **RoPE** (rotary position embedding) adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, score alike far past C and near the start.
+* **RoPE** (rotary position embedding) adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, get the same score far past C as near the start.
 * **ALiBi** (attention with linear biases) uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
 
@@ -465,7 +467,7 @@ md(r"""
 * Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: rows 0 and 1, and a second layer, do see the order.
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
-* Positions beyond C are rejected: wrapping around or clamping makes two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
+* Positions beyond C are rejected, because wrapping around or clamping would make two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
 * A sinusoidal table, RoPE and ALiBi compute a position's vector, rotation or penalty instead of looking it up, so they have an answer at every position; RoPE's scores depend on the positions only through the distance i − j, and ALiBi's penalties depend only on i − j. Those answers come from a formula, not from training.
 
 The exercises for this section are in `exercises/en/ex03_positions.ipynb`. Next, §4 explains why causality has to cover the whole computation.

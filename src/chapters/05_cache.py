@@ -78,9 +78,9 @@ assert np.array_equal(cache.keys[:, 2],
 md(r"""
 ### Several tokens in one step: the bottom-right alignment
 
-A cache need not grow one position at a time. A prompt, for instance, can enter in a single step after what is already stored, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the last $t_q$ rows of the $t_k \times t_k$ lower triangle, that is, its bottom-right corner; hence the name **bottom-right alignment**. The lower grid of Figure 1.1 shows the example below.
+A cache need not grow one position at a time. A prompt, for instance, can be fed in a single step after the stored positions, and then there are fewer queries than keys: $t_q$ new queries read $t_k$ keys, the stored positions and the $t_q$ new ones. This is why `causal_allowed(tq, tk)` takes two lengths, not one. The $t_q$ queries are the last $t_q$ of the $t_k$ positions, so query $i$ stands at absolute position $t_k - t_q + i$ and may read the keys at or before it. Drawn as a matrix, the allowed cells are the last $t_q$ rows of the $t_k \times t_k$ lower triangle, that is, its bottom-right corner; hence the name **bottom-right alignment**. The lower grid of Figure 1.1 shows the example below.
 
-The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell works the step out itself: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
+The cache holds `<bos> 春 风` (3 positions), and one step feeds `春 雨` ($t_q = 2$, $t_k = 5$). `model.step` takes one token at a time, so the cell computes this step by hand: the new queries, keys and values at positions 3 and 4, the new keys and values placed after the stored ones, and `causal_attention` over all five keys.
 """)
 
 code(r"""
@@ -151,9 +151,9 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right, and exercise mask-1 (exercise set 1) asks you to build the same bottom-right mask.
+With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right. Exercise mask-1 (exercise set 1) asks you to build this mask yourself.
 
-In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`; `torch.nn.attention.bias.causal_lower_right(tq, tk)` gives the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
+In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`. Alternatively, `torch.nn.attention.bias.causal_lower_right(tq, tk)` builds the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
 
 ```python
 import torch
@@ -271,7 +271,9 @@ assert (np.array_equal(cache8.keys, keys_before)
 md(r"""
 ## 5.5 A multi-layer model: every layer needs its own cache
 
-The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from that layer's input at those positions. For layer 0 that input is the token embeddings plus the position rows; for every later layer, the output of layer $\ell - 1$. By causality those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache. Caching layer 0 alone is not enough. When the new token reaches layer 1, its query must read layer 1's keys and values at every old position. These are computed from layer 0's outputs, which layer 0's cache does not hold. Without anything stored for layer 1, each step would have to recompute layer 0's outputs at every old position: exactly the full forward pass that the cache is meant to avoid.
+The model of §4–§6 has one layer. In a model with $L$ layers, numbered from 0, the keys and values of old positions in layer $\ell$ are computed from that layer's input at those positions. For layer 0 that input is the token embeddings plus the position rows; for every later layer, the output of layer $\ell - 1$. By causality (§4), those rows do not change when a new token arrives, so every layer's keys and values can be cached, and each layer **must** have its own cache.
+
+Caching layer 0 alone is not enough. When the new token reaches layer 1, its query must read layer 1's keys and values at every old position. These are computed from layer 0's outputs, which layer 0's cache does not hold. Without anything stored for layer 1, each step would have to recompute layer 0's outputs at every old position: exactly the full forward pass that the cache is meant to avoid.
 
 Below we measure this on a two-layer model. The cell assembles the model from functions of `lib.attention` (a demonstration, not part of `lib`), with random parameters. The input of layer 0 is $X^{(0)}_t = E[x_t] + P[t]$; layer $\ell$ computes $X^{(\ell+1)} = X^{(\ell)} + \mathrm{MHA}_\ell\big(X^{(\ell)}\big)$: causal multi-head attention plus a residual connection. The token-by-token version gives each layer in the set `cached_layers` a cache of its own; a layer without a cache can read only the new token itself at that step. Compared with the full forward pass:
 
@@ -364,7 +366,7 @@ for n_heads in (1, 4, 12):
 md(r"""
 ## 5.7 The cache holds one unpadded sequence
 
-The cache's length is the position of the next token; that is its only offset. So this cache holds one sequence, and that sequence must be unpadded. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. Batched with `春雨`, `雨` is padded by `collate` to the input `<bos> 雨 <eos>` with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
+The cache's length is the position of the next token, and it is the cache's only offset. One number can be the offset of only one sequence, so the cache holds one sequence, and that sequence must be unpadded. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. In a batch with `春雨`, `collate` pads `雨` to the input `<bos> 雨 <eos>`, with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
 """)
 
 code(r"""
@@ -407,7 +409,7 @@ The first way recomputes every projection and a $(T+1)\times(T+1)$ attention tab
 
 The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times, in seconds, on logarithmic axes. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there.
 
-The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. What belongs to the method is what the cell checks: at the longest prefix the cache is at least 10 times faster, the ratio there is larger than at the shortest prefix, and the cache's output agrees with the full forward pass.
+The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. The cell checks only what the method guarantees: at the longest prefix the cache is at least 10 times faster, the ratio there is larger than at the shortest prefix, and the cache's output agrees with the full forward pass.
 """)
 
 code(r"""
@@ -458,7 +460,7 @@ plt.show()
 md(r"""
 ## 5.9 The mask also avoids computing almost half of the scores
 
-The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block i (queries $64i$ to $64i + 63$) is in the situation of §5.1: 64 queries after $64i$ earlier keys, aligned bottom-right. No query in it reads a key after $64i + 63$, so the block computes scores only against keys 0 to $64i + 63$; the mask of §1 handles the forbidden entries of the last 64 columns. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
+The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block m (queries $64m$ to $64m + 63$, with m counted from 0) is in the situation of §5.1: 64 queries after $64m$ earlier keys, aligned bottom-right. No query in it reads a key after $64m + 63$, so the block scores only keys 0 to $64m + 63$; within its last 64 columns, the mask of §1 forbids the future entries. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
 """)
 
 code(r"""
@@ -498,7 +500,7 @@ md(r"""
 
 * The KV cache stores the key and value of every position seen so far: $(n, d)$ per head, $(H, n, d)$ for all heads together. A multi-layer model keeps one such cache per layer; caching only layer 0 makes every position after position 0 wrong. The whole cache holds $2 \cdot L \cdot n \cdot D$ numbers, whatever the head count.
 * A step that feeds $t_q$ tokens after $n > 0$ stored positions has fewer queries than keys ($t_q < t_k = n + t_q$): query $i$ stands at absolute position $t_k - t_q + i$, and the mask is aligned bottom-right. A mask aligned top-left, as PyTorch's `is_causal=True` builds it, loses history and gives wrong outputs.
-* The new token sits at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
+* The new token stands at position `len(cache)` with input $E[x] + P[\texttt{len(cache)}]$. Resetting the position to 0 raises no error; only an entry-by-entry comparison with the full forward pass finds it.
 * Agreement of the token-by-token outputs with the full forward pass is the standard check: `0.0` on the model of §4.1 (rounded to 12 decimals), within $10^{-12}$ on random models fed sequences that fill their position tables.
 * A step past the position table raises an error and leaves the cache unchanged.
 * The cache holds one unpadded sequence: no left padding, and a right-padded training row must be cut to its real length before it can be continued.

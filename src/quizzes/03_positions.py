@@ -49,7 +49,7 @@ def widths_of_e_and_p(claim):
 section("look up, then add",
     choose(T("What is the input vector of the token x at index t of an input that starts at offset o?"),
            right=T("E[x] + P[o + t]", claim="E[x] + P[o + t]"),
-           why=T("The token table is indexed by the token's id, the position table by the absolute position o + t."),
+           why=T("The token embedding table E is indexed by the token's id, the position table P by the absolute position o + t."),
            wrong=[(T("E[x] + P[t]", claim="E[x] + P[t]"),
                    T("That ignores the offset: after a cache, the token at index t stands at position o + t, not t (§5).")),
                   (T("E[x + t]", claim="E[x + t]"),
@@ -185,8 +185,8 @@ section("beyond C",
                   (5, T("That forgets the offset."))],
            witness=largest_row_for_6_at_offset_3),
     choose(T("What is wrong with wrapping around (row (o + t) mod C) for a position ≥ C?"),
-           right=T("Two different positions share a row: position 8 gets P[0], the row of a text's start", claim="two positions share a row"),
-           why=T("The model defines no vector for position 8; borrowing row 0 computes a different model."),
+           right=T("Two different positions share a row: position 8 gets P[0], the row for the start of a text", claim="two positions share a row"),
+           why=T("The model defines no vector for position 8; borrowing row 0 turns it into a different model."),
            wrong=[(T("Nothing: it is the standard fix", claim="nothing"),
                    T("It quietly changes the model.")),
                   (T("It raises an error", claim="raises"),
@@ -195,7 +195,7 @@ section("beyond C",
     choose(T("A model with C = 8 is trained with plain SGD on inputs of at most 5 positions. What are rows 5 to 7 of P afterwards?"),
            right=T("Still their random initial values", claim="their initial values"),
            why=T("A row gets a gradient only when some training input uses its position."),
-           wrong=[(T("A learned long context", claim="learned"),
+           wrong=[(T("Rows that have learned long context", claim="learned"),
                    T("They were never read, so they were never updated.")),
                   (T("All zeros", claim="zeros"),
                    T("They start random, not at 0, and nothing moved them."))],
@@ -226,7 +226,15 @@ def counter_example_proves(claim):
         return multi_head_attention(out[None], MODEL.w_q, MODEL.w_k, MODEL.w_v, MODEL.w_o, 2)[0]
     two_layers = np.abs(second_layer(MODEL.forward(FIRST, use_positions=False))[-1]
                         - second_layer(MODEL.forward(SECOND, use_positions=False))[-1]).max()
-    facts = {"this layer's last row only": rows[2] < 1e-12 and (rows[:2] > 0.5).all() and two_layers > 0.1,
+    swapped = np.abs(MODEL.forward(FIRST, use_positions=False)[[1, 0, 2]]
+                     - MODEL.forward(SECOND, use_positions=False)).max(axis=1)
+    # without the mask rows 0 and 1 differ too, but only by a swap, and a second layer's last row does not move
+    unmasked = [MODEL.forward(ids, use_positions=False, causal=False) for ids in (FIRST, SECOND)]
+    assert (np.abs(unmasked[0] - unmasked[1])[:2].max(axis=1) > 0.5).all()
+    assert np.array_equal(unmasked[0][[1, 0, 2]], unmasked[1])
+    assert np.array_equal(*(multi_head_attention(u[None], MODEL.w_q, MODEL.w_k, MODEL.w_v, MODEL.w_o, 2,
+                                                 causal=False)[0][-1] for u in unmasked))
+    facts = {"this layer's last row only": rows[2] < 1e-12 and (swapped[:2] > 0.5).all() and two_layers > 0.1,
              "blind to order": (rows < 1e-12).all()}
     return bool(facts[claim])
 
@@ -254,9 +262,9 @@ section("swap",
            witness=last_row_without_positions),
     choose(T("What does this counter-example prove?"),
            right=T("Only that this one layer's last row cannot see the swap", claim="this layer's last row only"),
-           why=T("The causal mask itself is asymmetric: rows 0 and 1 differ, and a second layer carries the difference into the last row."),
+           why=T("The causal mask itself breaks the symmetry: 春 reads only itself at row 0 but both tokens at row 1, so rows 0 and 1 are not merely swapped, and a second layer carries the difference into the last row."),
            wrong=[(T("That a model with a mask and no positions cannot see order at all", claim="blind to order"),
-                   T("The first two rows already differ.")),
+                   T("The first two rows already differ, and not by a mere swap.")),
                   (T("That positions must be learned"),
                    T("It says nothing about how positions are represented, learned or not."))],
            witness=counter_example_proves),

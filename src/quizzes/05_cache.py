@@ -172,7 +172,7 @@ section("equivalence test",
                    T("A mistake may show at any position."))],
            witness=finds_a_cache_mistake),
     choose(T("Why does the check on random models allow a tolerance of 10⁻¹²?"),
-           right=T("The two ways multiply matrices of different shapes, so the last digits may round differently", claim="rounding"),
+           right=T("The two routes multiply matrices of different shapes, so the last digits may round differently", claim="rounding"),
            why=T("The difference is rounding, not a mistake."),
            wrong=[(T("The cache is an approximation", claim="an approximation"),
                    T("The cache computes the same function.")),
@@ -281,7 +281,7 @@ def untouched_cache_matters(claim):
 section("Past the position table",
     choose(T("The cache holds 8 positions (C = 8). What does one more `step` do?"),
            right=T("It raises a `ValueError` and leaves the cache as it was", claim=("raises", "unchanged")),
-           why=T("The failed step changes not a single bit: the length is still 8."),
+           why=T("The failed step does not change a single bit: the length is still 8."),
            wrong=[(T("It wraps around to position 0", claim=("accepts", "changed")),
                    T("Wrapping would quietly change the model (§3.3).")),
                   (T("It raises, but the cache has grown by one", claim=("raises", "changed")),
@@ -577,12 +577,12 @@ def entries_allowed(value):
 
 
 def key_blocks_of_query_block(claim):
-    i, blocks = 3, 8
-    computed = attention_work(BLOCK, BLOCK * (i + 1)).computed // BLOCK ** 2
-    future = causal_future(BLOCK, BLOCK * (i + 1))
-    masked_blocks = {j for j in range(i + 1) if future[:, j * BLOCK:(j + 1) * BLOCK].any()}
-    facts = {"0 to i, mask in i": computed == i + 1 and masked_blocks == {i},
-             "every block": computed == blocks, "only block i": computed == 1}
+    m, blocks = 3, 8
+    computed = attention_work(BLOCK, BLOCK * (m + 1)).computed // BLOCK ** 2
+    future = causal_future(BLOCK, BLOCK * (m + 1))
+    masked_blocks = {j for j in range(m + 1) if future[:, j * BLOCK:(j + 1) * BLOCK].any()}
+    facts = {"0 to m, mask in m": computed == m + 1 and masked_blocks == {m},
+             "every block": computed == blocks, "only block m": computed == 1}
     return bool(facts[claim])
 
 
@@ -617,12 +617,12 @@ section("half of the scores",
                   (523776, T("That leaves out the diagonal: every query may read its own key (§1.3).")),
                   (1048576, T("That is the whole table, the future included."))],
            witness=entries_allowed),
-    choose(T("Which key blocks does query block i need?"),
-           right=T("Blocks 0 to i; only block i needs the mask", claim="0 to i, mask in i"),
+    choose(T("Which key blocks does query block m need?"),
+           right=T("Blocks 0 to m; only block m needs the mask", claim="0 to m, mask in m"),
            why=T("That is the bottom-right alignment of §5.1, block by block."),
            wrong=[(T("Every key block", claim="every block"),
-                   T("The blocks after i lie wholly in the future.")),
-                  (T("Only block i", claim="only block i"),
+                   T("The blocks after m lie wholly in the future.")),
+                  (T("Only block m", claim="only block m"),
                    T("Every earlier block may be read."))],
            witness=key_blocks_of_query_block),
     choose(T("Does `blocked_causal_attention` give the numbers of the definition?"),
