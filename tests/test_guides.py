@@ -3327,13 +3327,18 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     # read76 A L13: the workers were named, not explained
     # read79 A L10, L16: one parenthesis inside another; and which tests cover lib
     # read80 A L13: "the lib tests that Mutants names", though that section names none and points to LIB_TESTS
+    # read81 A C1: LIB_TESTS (the tests a mutant must fail) leave out the two files that hold lib's own rules
     assert ("run the tests that cover your change; for `lib`, those are the files in `LIB_TESTS` of "
-            "`tools/mutants.py`. "
+            "`tools/mutants.py`, with `tests/test_lib_size.py` (size, line length, docstrings) and "
+            "`tests/test_plain_python.py`. "
             "Pytest runs them in two worker processes (`-n 2` in `pyproject.toml`); add `-n 0` to run them in one."
             ) in text and "not on two workers" not in text
     assert "It runs the lib tests (`LIB_TESTS` in `tools/mutants.py`" in text[text.index("### Mutants"):]
     from tools import mutants
     assert mutants.LIB_TESTS and all((ROOT / t).is_file() for t in mutants.LIB_TESTS)
+    own_rules = ["tests/test_lib_size.py", "tests/test_plain_python.py"]
+    assert all((ROOT / t).is_file() and t not in mutants.LIB_TESTS for t in own_rules)
+    assert "MOST_LINES" in (ROOT / own_rules[0]).read_text(encoding="utf-8")
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
     # read80 A L15: what a contributor does with the branch; no file names a channel, and the guide invents none
