@@ -14,6 +14,8 @@ written the language-neutral way (a Russian decimal comma is a point, no-break s
 A unit such as % goes in the row's label, and no value is longer than 3 characters: at 360 px
 the site's table cells are about 46 px wide for 3 characters, and a Russian label such as
 «потери на корпусе» needs about 90 px, so five columns of 4 characters (0,73) do not fit.
+The Markdown before that code cell defines the rows (``* **label**: ...``); every label it
+defines on its own is a row of both tables, unit aside.
 """
 
 import ast
@@ -153,3 +155,40 @@ def test_the_tables_show_the_asserted_values(lang):
     assert rows == asserted_rows(the_tables("en")[0]), "the code is the same in every language"
     found = table_problems(rows, text)
     assert not found, f"chapters/{lang}/{NOTEBOOK}:\n" + "\n".join(found)
+
+
+def defined_terms(lang):
+    """The bold terms ``* **term**: ...`` of the Markdown cells right before the cell that asserts the rows."""
+    nb = cells(lang)
+    at = next(i for i, cell in enumerate(nb) if cell["cell_type"] == "code" and "def shown(" in _text(cell))
+    terms = []
+    while at > 0 and nb[at - 1]["cell_type"] == "markdown":
+        at -= 1
+        terms = re.findall(r"^\* \*\*(.+?)\*\*", _text(nb[at]), re.M) + terms
+    return terms
+
+
+UNIT = re.compile(r"\s*(,\s*%|（%）|\(%\))$")
+
+
+def undefined_rows(terms, text):
+    """The single terms (no … and no enumeration) that are missing from a table of ``text``: each
+    such row is shown for both values of ``causal``."""
+    single = [t for t in terms if "…" not in t and not re.search(r"[,、]", t)]
+    found = []
+    for n, table in enumerate(markdown_tables(text)):
+        labels = {UNIT.sub("", row[0]) for row in table[1:]}
+        found += [(n, t) for t in single if t not in labels]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_defined_row_is_a_row_of_the_tables(lang):
+    """A row's label is written twice, where the text defines it and in the tables: a label changed
+    in one place only (say «повторяет новый вход 3» in the definition, the old wording in a table) is caught."""
+    terms = defined_terms(lang)
+    assert len(terms) >= 5, f"chapters/{lang}/{NOTEBOOK}: the row definitions are not found: {terms}"
+    text = the_tables(lang)[1]
+    assert not undefined_rows(terms, text), (lang, undefined_rows(terms, text))
+    changed = text.replace(terms[3], "x", 1)
+    assert undefined_rows(terms, changed), "negative control: a label changed in one table only"
