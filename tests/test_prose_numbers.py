@@ -307,3 +307,20 @@ def test_section_5_5_says_what_section_7_5_repeats():
     for lang in LANGUAGES:
         text = _markdown(lang, "05_cache")
         assert " ".join(said[lang].split()) in text and loose[lang] not in text, lang
+
+
+def test_section_2_7_splits_the_single_heads_weight_only_where_the_two_keys_differ():
+    """read81 zh-12 C1: §2.7 said a single head looking for the previous token and `<bos>` gives each about 1/2, but at
+    positions 0 and 1 those are one key, key 0, which takes all the weight (the cell prints row 1 as [1. 0. 0. 0.]),
+    and the cell asserted the split only for t ≥ 2. The prose of every language limits the split to positions 2 and
+    3, and the cell asserts both halves of what it says."""
+    _, code = _cells(SECTIONS_BY_NUMBER[2])
+    assert "assert (previous[:2] == 0).all() and (w1[:2, 0] > 0.999).all()" in code
+    assert "np.allclose(w1[2:, 0], 0.5, atol=1e-3)" in code
+    said = {"en": ("At positions 0 and 1 they are the same key, key 0, and it takes all the weight. At positions 2 and 3 "
+                   "they are two different keys, so the head gives each about 1/2"),
+            "zh": "在位置 0、1，两者是同一个键（键 0），全部权重都落在它上面；在位置 2、3，两者是不同的键，这个头只好各给约 1/2",
+            "ru": ("В позициях 0 и 1 это один и тот же ключ, ключ 0, и он получает весь вес. В позициях 2 и 3 это два "
+                   "разных ключа, поэтому голова даёт каждому примерно 1/2")}
+    for lang, words in said.items():
+        assert words in _markdown(lang, "02_heads"), lang

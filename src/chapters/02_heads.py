@@ -538,6 +538,8 @@ assert ((w2[0, np.arange(T4), previous] > 0.999).all()
 #en of <bos>
 assert np.allclose(two_heads[:, :4], x4[0, previous, 4:], atol=1e-3)
 assert np.allclose(two_heads[:, 4:], x4[0, [0] * T4, 4:], atol=1e-3)
+#en one head: at t < 2 both keys are key 0, which takes all the weight
+assert (previous[:2] == 0).all() and (w1[:2, 0] > 0.999).all()
 #en one head: for t ≥ 2 the weight is split in half and the output is the
 #en average of the two codes
 assert (np.allclose(w1[2:, 0], 0.5, atol=1e-3)
@@ -555,7 +557,7 @@ plt.show()
 """, alt="Three 4×4 heatmaps, rows i are queries, columns j keys, each cell labelled with its weight. h = 0: nearly all of each row's weight on j = i − 1 (row 0 on j = 0). h = 1: nearly all of each row's weight on j = 0. H = 1 (one head): from row 2 on, about 0.5 on j = 0 and 0.5 on j = i − 1.")
 
 md(r"""
-At positions 1 to 3, head 0 puts at least 0.999 of its weight on the previous token (position 0, which has none, reads itself); at every position, head 1 puts at least as much on `<bos>`. The output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. It gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
+At positions 1 to 3, head 0 puts at least 0.999 of its weight on the previous token (position 0, which has none, reads itself); at every position, head 1 puts at least as much on `<bos>`. The output carries both readings, each in four coordinates of its own. At position 3 (风) the first block is the code of 春 and the second the code of `<bos>`. A single head has to look for both keys at once. At positions 0 and 1 they are the same key, key 0, and it takes all the weight. At positions 2 and 3 they are two different keys, so the head gives each about 1/2 and returns the average of the two codes in one block: [0.5, 0.5, 0, 0] at position 3. Each reading survives only at half strength, in the same coordinates as the other. Here one of the two readings is always `<bos>`, so it could be subtracted out. If both were arbitrary tokens, the average could not show which of them came from which position.
 
 This is what heads buy: each position can read several positions sharply at once and keep what it read apart until $W_O$ combines it. The roles here were set by hand; a trained model's heads need not divide the work so cleanly (§2.9).
 """)
