@@ -324,3 +324,52 @@ def test_section_2_7_splits_the_single_heads_weight_only_where_the_two_keys_diff
                    "разных ключа, поэтому голова даёт каждому примерно 1/2")}
     for lang, words in said.items():
         assert words in _markdown(lang, "02_heads"), lang
+
+
+def test_section_5_7_gives_the_cache_s_layout_as_why_it_holds_one_sequence():
+    """read81 en-35 C1: §5.7 and its quiz said "One number can be the offset of only one sequence", which is false
+    (several unpadded sequences of one length could share an offset). This cache holds one sequence because
+    lib.model.KVCache has no batch axis: its keys and values are (H, capacity, d). The text says so in every language,
+    the class is built that way, and the old reason is gone."""
+    source = (ROOT / "lib" / "model.py").read_text(encoding="utf-8")
+    assert "self._keys = np.zeros((H, C, d), dtype=dtype)" in source
+    assert "self._values = np.zeros((H, C, d), dtype=dtype)" in source
+    # (what the section says, what the quiz's explanation says, the old reason) in each language
+    texts = {"en": ("The cache has no batch axis (its keys and values have the shape $(H, n, d)$ of §5.1), so it "
+                    "holds one sequence.", "have no batch axis", "offset of only one sequence"),
+             "zh": ("这个缓存没有批量轴（它的键和值形状是 §5.1 里的 $(H, n, d)$），所以只存一条序列。", "没有批量轴",
+                    "一个数只能充当一条序列的偏移量"),
+             "ru": ("Оси батча у кэша нет (его ключи и значения имеют форму $(H, n, d)$ из §5.1), поэтому он хранит "
+                    "одну последовательность.", "нет оси батча", "смещением только одной последовательности")}
+    question = next(q for q in _quiz_questions("05_cache") if q.prompt["en"] == "What is the cache's only offset?")
+    for lang, (said, why, wrong) in texts.items():
+        _says(lang, "05_cache", [said], wrong)
+        assert why in question.why[lang], lang
+
+
+def test_section_5_8_tells_the_guarantee_from_the_measured_margins():
+    """read81 en-35 C2: §5.8 said the cell "checks only what the method guarantees" of a time ratio of at least 10,
+    a measured margin (a busy computer measured the cache slower than the full pass at T = 8). The text names the one
+    assert the method guarantees (the outputs agree) and the two margins, as the cell asserts them, and allows the
+    cached step to be the slower one at the shortest prefixes."""
+    _, code = _cells(SECTIONS_BY_NUMBER[5])
+    assert "- big.forward(stream[:last + 1])[-1]).max() < 1e-12" in code
+    assert "assert ratios[-1] >= 10 and ratios[-1] > ratios[0]" in code
+    said = {"en": ("The cell asserts one thing the method guarantees: the cache's output agrees with the full forward "
+                   "pass. Its two other asserts are measured margins, not guarantees:",
+                   "the cached step may even be the slower one"),
+            "zh": ("单元格断言的内容中，只有一条是方法本身能保证的：缓存给出的输出与完整前向传播一致。另外两条断言是实测的余量，并非保证：",
+                   "带缓存的一步甚至可能更慢"),
+            "ru": ("Из проверок ячейки только одна гарантирована самим методом: выход с кэшем совпадает с полным прямым "
+                   "проходом. Две другие\u00a0— измеренные запасы, а не гарантии:",
+                   "шаг с кэшем может оказаться даже медленнее")}
+    wrong = {"en": "checks only what the method guarantees", "zh": "单元格只检查方法本身能保证的东西",
+             "ru": "Ячейка проверяет только то, что гарантирует сам метод"}
+    for lang in LANGUAGES:
+        _says(lang, "05_cache", said[lang], wrong[lang])
+
+
+def _says(lang, name, said, wrong):
+    """The Markdown of chapters/<lang>/<name>.ipynb holds every text of ``said`` and not ``wrong``."""
+    text = _markdown(lang, name)
+    assert all(" ".join(s.split()) in text for s in said) and wrong not in text, lang

@@ -62,7 +62,7 @@ assert (len(cache) == 3 and cache.keys.shape == (2, 3, 2)
 """)
 
 md(r"""
-When the third token `雨` arrived, the cache already held 2 positions, so its input was $E[\text{雨}] + P[2]$. In this model $W_K$ is the identity, so the key just stored is that vector split into its two heads.
+When the third token, `雨`, arrived, the cache already held 2 positions, so its input was $E[\text{雨}] + P[2]$. In this model $W_K$ is the identity, so the key just stored is that vector split into its two heads.
 """)
 
 code(r"""
@@ -151,7 +151,7 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future here; history is lost. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right. Exercise mask-1 (exercise set 1) asks you to build this mask yourself.
+With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future; history is lost instead. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right. Exercise mask-1 (exercise set 1) asks you to build this mask yourself.
 
 In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`. Alternatively, `torch.nn.attention.bias.causal_lower_right(tq, tk)` builds the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
 
@@ -366,7 +366,7 @@ for n_heads in (1, 4, 12):
 md(r"""
 ## 5.7 The cache holds one unpadded sequence
 
-The cache's length is the position of the next token, and it is the cache's only offset. One number can be the offset of only one sequence, so the cache holds one sequence, and that sequence must be unpadded. Padding placed before the text would be read and would push every real position back (left padding, §1.10). A right-padded training row must be cut to its real positions, those whose target is not −100 (§1.8), before it is continued; otherwise the new token lands after the padding and reads it. In a batch with `春雨`, `collate` pads `雨` to the input `<bos> 雨 <eos>`, with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
+The cache's length is the position of the next token, and it is the cache's only offset. The cache has no batch axis (its keys and values have the shape $(H, n, d)$ of §5.1), so it holds one sequence. That sequence must be unpadded, because one offset for the whole cache cannot skip padding. Padding placed before the text would be read and would push every real position back (left padding, §1.10). Before a right-padded training row is continued, it must be cut to its real positions: those whose target is not −100 (§1.8). Otherwise the new token lands after the padding and reads it. In a batch with `春雨`, `collate` pads `雨` to the input `<bos> 雨 <eos>`, with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
 """)
 
 code(r"""
@@ -407,9 +407,9 @@ Take a larger model with random parameters ($D=64$, $H=4$, a position table of 5
 
 The first way recomputes every projection and a $(T+1)\times(T+1)$ attention table each time; the second computes one new position and reads $T+1$ keys. Each case runs several times and we keep the fastest run, since interference from other work on the computer can only slow a run down.
 
-The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times, in seconds, on logarithmic axes. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there.
+The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times, in seconds, on logarithmic axes. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there, and on a busy computer the cached step may even be the slower one.
 
-The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. The cell checks only what the method guarantees: at the longest prefix the cache is at least 10 times faster, the ratio there is larger than at the shortest prefix, and the cache's output agrees with the full forward pass.
+The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. The cell asserts one thing the method guarantees: the cache's output agrees with the full forward pass. Its two other asserts are measured margins, not guarantees: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix. Both margins are wide, because at the longest prefix the full pass computes all 512 positions while the cached step computes one.
 """)
 
 code(r"""
