@@ -3348,8 +3348,13 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert "neither the website nor the repository is public yet." in flat("README.md")
     # read79 A C1: it named two licences, though LICENSE's section 3 puts a few files under terms of their own; each
     # of those files' folders is named with its terms, as LICENSE (and tests/test_release.py) has them
-    said = ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License; prose, documentation "
-            "and figures under CC BY-SA 4.0; and, in its section 3, the few files under terms of their own: the verse "
+    # read82 A C1: "prose, documentation and figures under CC BY-SA" put the texts the code shows (MIT, with their
+    # translations) and the READMEs of the code's folders (site/README.md) under the wrong licence
+    said = ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License, with the texts the "
+            "code shows (`check()`'s messages, the grader's and the site's words, and their translations in "
+            "`course_i18n/locales/` and `site/locale/`) and the READMEs in the code's folders; the course's prose, "
+            "README.md, CONTRIBUTING.md, CHANGELOG.md, `docs/` and the figures under CC BY-SA 4.0; and, in its "
+            "section 3, the few files under terms of their own: the verse "
             "of `lib/corpus/` (public domain), a schema in `tests/data/` (CC BY 4.0) and the templates in "
             "`site/templates/` adapted from the site's themes (BSD 3-Clause License). A file you adapt from elsewhere "
             "goes in that section, with its terms stated in its header or in its folder's README. LICENSE sets no "
@@ -3368,6 +3373,10 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert "1. The code: MIT License" in licence and "2. The text and the figures: Creative Commons " \
         "Attribution-ShareAlike 4.0 International" in licence and "the documentation: README.md, CONTRIBUTING.md" in licence
     assert "contribution" not in licence.lower()
+    code_part = licence[licence.index("1. The code: MIT License"):licence.index("2. The text and the figures")]
+    assert all(f"{folder}" in code_part for folder in ("course_i18n/locales/", "site/locale/", "site/,"))
+    text_part = licence[licence.index("2. The text and the figures"):licence.index("3. Files under terms of their own")]
+    assert "the documentation: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/" in text_part
 
 
 def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
