@@ -2502,10 +2502,11 @@ def test_the_builders_placeholders_are_the_ones_one_source_names():
     # read74 A L13: what %pip installs, then which of the two it is
     # read75 A L7: three colons in one bullet
     # read76 A L9: one pattern for the three bullets, and the extra that a reader sees in the notebooks
-    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code): the "
-            "repository that `_config.yml` names, or else the course's *wheel* (its package as one `.whl` file, built "
-            "by `make wheel`), with the `[learner]` extra (the packages the notebooks need, listed in `pyproject.toml`), "
-            "as `%pip install` takes it; * `{{course_wheel}}` (Markdown "
+    # read82 A L11: two nested parentheses in one sentence
+    assert ("The notebook builder replaces three placeholders: * `{{course_package}}` (Markdown and code): what `%pip "
+            "install` installs the course from. That is the repository that `_config.yml` names, or else the course's "
+            "*wheel*, its package as one `.whl` file, built by `make wheel`. Either comes with the `[learner]` extra: "
+            "the packages the notebooks need, listed in `pyproject.toml`; * `{{course_wheel}}` (Markdown "
             "and code): the file name of that wheel; * `{{lang}}` (code only): the notebook's language code."
             ) in part  # read62 A L3; read71 A L7: the wheel defined
     assert "with the ``learner`` extra" in build_notebooks.course_package.__doc__
@@ -3261,8 +3262,8 @@ def test_the_builder_stops_at_the_first_source_with_a_missing_translation(monkey
             "If only prose changed (Markdown, comments, alt text), add `--prose-only`: it keeps the committed outputs "
             "instead of running the notebooks, and refuses if any code changed. The builder refuses a source whose translation is missing, empty or flagged as out of "
             "date (its English changed since it was translated), and names the texts. Given several sources, it stops at the "
-            "first it refuses; the sources before it have already been rebuilt, so fix that source and rerun the "
-            "builder on it and the sources after it.") in text
+            "first one it refuses, having rebuilt those before it. Fix that source, then rerun the builder on it and the "
+            "sources after it.") in text    # read82 A L6: one sentence of three instructions, split
     assert "older than its English" not in text
     assert '"is empty" if entry else "is missing"' in (ROOT / "tools" / "prose.py").read_text(encoding="utf-8")
     assert "code cell {after.id} changed" in (ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")
@@ -3314,12 +3315,16 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
         "Where you find that an English passage and the "
         "Chinese disagree, the Chinese is right, and the English is corrected ([docs/translating.md, \"Which language "
         "decides\"](docs/translating.md#which-language-decides)). If you change what a passage means on purpose, the "
-        "Chinese must change too: have it retranslated, as the steps below say. 1. Update the catalogues")
+        "Chinese must change too: have it retranslated, as the steps below say. If you cannot translate into Chinese "
+        "or Russian, stop after step 1")
     assert "2. Translate the new and fuzzy entries." in text
     # read78 A L2: both procedures have a step 1; the fallback names its own list
     # read79 A L7: "do step 1 of this list only", before a further instruction, read oddly
-    assert ("If you cannot translate into Chinese or Russian, stop after step 1 of the list above: commit the source "
-            "and its updated catalogues without rebuilding") in text and "do step 1" not in text
+    # read82 A L5: said after step 4, it reached a reader who cannot translate too late; it now precedes step 1
+    fallback = ("If you cannot translate into Chinese or Russian, stop after step 1 of the list below: commit the source "
+                "and its updated catalogues without rebuilding, and ask for translations in your [pull request](#terms).")
+    assert fallback in text and "do step 1" not in text
+    assert text.index("### When the English changes") < text.index(fallback) < text.index("1. Update the catalogues")
     assert "Where the English and the Chinese disagree, the Chinese is right" in flat("docs", "translating.md")
     # read80 A L2: "reference" is the grader's word for its answers (grading/references.py)
     assert text.count("the Chinese text is authoritative") == 1 and "reference text" not in text
@@ -3342,9 +3347,14 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     assert " -n 2 " in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     # read76 A L17: where a pull request goes, as README.md's hosting note has it, and what LICENSE says of licences
     # read80 A L15: what a contributor does with the branch; no file names a channel, and the guide invents none
-    assert ("Work on a branch of your own, made from `main`, in small commits that say what changed and why. The "
-            "repository is not hosted publicly yet (README.md) and names no place to send changes to, so a pull request "
-            "here is that branch: offer it to the course's maintainers, who merge it into `main`.") in text
+    # read82 A L13: "pull request" was used from the loop on and explained only here; Terms now defines it
+    terms = text[text.index("## Terms"):text.index("## Layout")]
+    assert ("* A *pull request* is a branch of your own, made from `main`, that you offer to the course's maintainers, "
+            "who merge it into `main`. The repository is not hosted publicly yet (README.md) and names no place to send "
+            "changes to.") in terms
+    body = text[text.index("## Terms"):].lower()    # the contents above name "Before you open a pull request"
+    assert body.index("pull request") < len(terms)
+    assert "* Work in small commits that say what changed and why." in text
     assert "neither the website nor the repository is public yet." in flat("README.md")
     # read79 A C1: it named two licences, though LICENSE's section 3 puts a few files under terms of their own; each
     # of those files' folders is named with its terms, as LICENSE (and tests/test_release.py) has them
@@ -3361,7 +3371,7 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
             "separate terms for contributions.")
     # read79 A L12: not a step before a pull request, so a paragraph after the list, not one of its bullets
     # read80 A L14: under a heading of its own, which the contents list, so that a reader looking for it finds it
-    assert f"who merge it into `main`. ## Licences {said} ## Where a change goes" in text
+    assert f"say what changed and why. ## Licences {said} ## Where a change goes" in text
     licence = flat("LICENSE")
     section_3 = licence[licence.index("3. Files under terms of their own"):licence.index("A file or a part of a notebook")]
     for item in section_3.split(" * ")[1:]:
@@ -3395,18 +3405,33 @@ def test_the_words_of_figures_and_diagrams_are_rebuilt_as_translating_md_says():
     # changed there before the catalogues are updated: changed at this step, after them, its new English had no
     # translation in chapters.po and the builder refused the --prose-only rebuild (read63 A2 C1, A L9)
     # read80 A L6: the step said to rebuild but not that the image line changes too, in the source and chapters.po
-    assert ("* Words of a diagram: run `.venv/bin/python tools/diagrams.py`. If its alt text changed, its image line in "
-            "the section's Markdown must say the same words: the English in `src/chapters/`, changed before you update "
-            "the catalogues, and each translation in `chapters.po`, changed as you translate (`.venv/bin/python "
-            "tools/diagrams.py --markdown` prints every line). Then rebuild that section with `--prose-only`.") in text
+    # read82 A L10: the English half said "before you update the catalogues" at step 3, after that step; it is now step 1's
+    assert ("* Words of a diagram: run `.venv/bin/python tools/diagrams.py`. If its alt text changed, each translation "
+            "of its image line in `chapters.po` must say the words of the new translation in `course.po` "
+            "(`.venv/bin/python tools/diagrams.py --markdown` prints every line). Then rebuild that section with "
+            "`--prose-only`.") in text
+    step_1 = text[text.index("1. Update the catalogues"):text.index("2. Translate the new and fuzzy entries.")]
+    assert ("If you changed a diagram's alt text in `ALT`, first change its image line in `src/chapters/` to the same "
+            "words.") in step_1
     # read69 A L9: said before step 1, the rule interrupted the procedure; it now stands with the rule for alt text,
     # which is written before any step runs, and "A figure" gives the command that prints an image line
     loop = text[text.index("## When the English changes"):text.index("1. Update the catalogues")]
     alt = text[text.index("### Translated comments and alt text"):text.index("### Rules for code cells")]
     assert ("A diagram's alt text is written twice: in `ALT` of `tools/diagrams.py` and in its image line in the "
             "section's Markdown. Keep both identical in every language.") in alt and "alt text" not in loop
-    assert ("A new diagram's image line, which `.venv/bin/python tools/diagrams.py --markdown` prints, goes in its "
-            "section's Markdown.") in text
+    # read82 A L21: --markdown prints only a registered diagram's line, and the SVGs and translations were left out
+    figure = text[text.index("### A figure"):text.index("### An interface text")]
+    assert ("1. Register the diagram in `tools/diagrams.py`: its function in `DIAGRAMS`, its section in `PLACES`, its "
+            "words in `WORDS` and its alt text in `ALT`. 2. Its words and alt text are interface texts: update the "
+            "catalogues and translate them in each `course.po`, as [When the English changes](#when-the-english-changes) "
+            "says. 3. Write its SVGs with `.venv/bin/python tools/diagrams.py`. 4. `.venv/bin/python tools/diagrams.py "
+            "--markdown` prints its image line in every language. Put the English line in its section's Markdown in "
+            "`src/chapters/`, update the catalogues again, and give each translation of that paragraph in `chapters.po` "
+            "the line of its language. Then rebuild the section with `--prose-only`.") in figure
+    diagrams_source = (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
+    assert 'texts("tools.diagrams.words.' in diagrams_source and '"tools.diagrams"' in (
+        ROOT / "tools" / "i18n.py").read_text(encoding="utf-8")
+    assert "return f\"![{ALT[name][lang]}](figures/{name}.svg)\"" in diagrams_source
     assert "ALT = texts(" in (ROOT / "tools" / "diagrams.py").read_text(encoding="utf-8")
     assert "diagrams.markdown(name, lang) in c.text[lang]" in (ROOT / "tests" / "test_diagrams.py").read_text(
         encoding="utf-8")
