@@ -3360,11 +3360,12 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
     # of those files' folders is named with its terms, as LICENSE (and tests/test_release.py) has them
     # read82 A C1: "prose, documentation and figures under CC BY-SA" put the texts the code shows (MIT, with their
     # translations) and the READMEs of the code's folders (site/README.md) under the wrong licence
-    said = ("[LICENSE](LICENSE) lists the files each licence covers: code under the MIT License, with the texts the "
+    # read82 A L15: one sentence of four semicolons became a list of the three licences
+    said = ("[LICENSE](LICENSE) lists the files each licence covers: * the MIT License: the code, the texts the "
             "code shows (`check()`'s messages, the grader's and the site's words, and their translations in "
-            "`course_i18n/locales/` and `site/locale/`) and the READMEs in the code's folders; the course's prose, "
-            "README.md, CONTRIBUTING.md, CHANGELOG.md, `docs/` and the figures under CC BY-SA 4.0; and, in its "
-            "section 3, the few files under terms of their own: the verse "
+            "`course_i18n/locales/` and `site/locale/`) and the READMEs in the code's folders; * CC BY-SA 4.0: the "
+            "course's prose, README.md, CONTRIBUTING.md, CHANGELOG.md, `docs/` and the figures; * terms of their own, "
+            "in its section 3: the verse "
             "of `lib/corpus/` (public domain), a schema in `tests/data/` (CC BY 4.0) and the templates in "
             "`site/templates/` adapted from the site's themes (BSD 3-Clause License). A file you adapt from elsewhere "
             "goes in that section, with its terms stated in its header or in its folder's README. LICENSE sets no "
