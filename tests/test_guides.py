@@ -2536,7 +2536,9 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
     assert ("the words of the interactive figures (`figures/interactive.py`: captions, legends, labels) and of the "
             "diagrams (`tools/diagrams.py`, alt texts included)") in text
     assert "alt texts of the interactive" not in text
-    assert ("the Markdown cells, translated comments and figures' alt texts (`alt=\"…\"`) of every source in "
+    # read82 G L11: `alt="…"` read as an HTML attribute; the sources pass it to code(...)
+    assert ("the Markdown cells, translated comments and figures' alt texts (the `alt=` of `code(...)`) of every "
+            "source in "
             "`src/chapters/` and `src/solutions/`") in text
     assert ("(the site captions a figure with the first sentence of its alt text, so an alt text is checked as "
             "Markdown is)") in text and "alt" in test_glossary.MARKDOWN
