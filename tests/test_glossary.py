@@ -641,8 +641,10 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     rule = rule[:rule.index(" * **")]
     # read76 G L9: "keeping at least four" left "four" of what unsaid, and nothing said how a Chinese term matches
     assert ("Each must occur in its language's texts; the appendix's copy of these tables does not count. A Chinese "
-            "term must occur as written, spaces optional. English and Russian words match by "
-            "stem: a word without its last two letters, but at least its first four letters. So a "
+            "term must occur as written, except that a space in it may be left out (KV 缓存 matches KV缓存). English "
+            "and Russian words match by stem: a word without its last two letters, but at least its first four "
+            "letters. A word of one Latin letter, with or without a subscript (N, P, W_O), stands for any Latin "
+            "letter or number in its place: 练习 N 参考解答 passes on 练习 1 参考解答. So a "
             "term can pass on a word of another sense: a row giving «компонент» for \"part\" would pass on a vector's "
             "«компоненте». A reviewer checks each term's sense.") in rule \
         and page.index("## Rules the tests check") < page.index(rule)
@@ -654,6 +656,10 @@ def test_the_page_says_that_stems_cannot_tell_two_senses_apart():
     assert _occurs("targets", "en").search("a targe") and not _occurs("targets", "en").search("a targ")
     assert _occurs("mask", "en").search("masks") and not _occurs("mask", "en").search("mas")
     assert _occurs("KV 缓存", "zh").search("kv缓存") and not _occurs("缓存", "zh").search("缓 存")
+    # read82 G C1: the page once left out the symbols, which it said must occur "as written"
+    assert _occurs("练习 N 参考解答", "zh").search("练习 1 参考解答") and _occurs("例 N", "zh").search("例 2")
+    assert _occurs("output projection W_O", "en").search("output projection $w_h$")
+    assert _occurs("position table P", "en").search("position table 3")
     assert "| part (of the model: mask, heads, positions, cache) | 部件 | составная часть |" in page
 
 

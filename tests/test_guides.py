@@ -2537,7 +2537,9 @@ def test_words_md_gives_alt_texts_only_to_the_diagrams():
     assert ("the words of the interactive figures (`figures/interactive.py`: captions, legends, labels) and of the "
             "diagrams (`tools/diagrams.py`, alt texts included)") in text
     assert "alt texts of the interactive" not in text
-    assert ("the Markdown cells, translated comments and figures' alt texts (`alt=\"…\"`) of every source in "
+    # read82 G L11: `alt="…"` read as an HTML attribute; the sources pass it to code(...)
+    assert ("the Markdown cells, translated comments and figures' alt texts (the `alt=` of `code(...)`) of every "
+            "source in "
             "`src/chapters/` and `src/solutions/`") in text
     assert ("(the site captions a figure with the first sentence of its alt text, so an alt text is checked as "
             "Markdown is)") in text and "alt" in test_glossary.MARKDOWN
@@ -2644,8 +2646,8 @@ def test_renaming_a_term_rebuilds_what_contributing_md_says():
     # read75 G L9: step 2 already changed the translations, so "Translate" read as a second pass
     assert ("4. Update the catalogues, rebuild and confirm: steps 1–4 of CONTRIBUTING.md's [\"When the English changes\"]"
             "(../CONTRIBUTING.md#when-the-english-changes) if the English changed, else only its steps 3 and 4. "
-            "`--prose-only` redraws no figure or diagram; that page's step 3 says how to redraw those that show the "
-            "term.") in step
+            "`--prose-only` redraws no figure or diagram: step 3 of \"When the English changes\" says how to redraw "
+            "those that show the term.") in step   # read82 G L7: "that page's step 3" left the page to be worked out
     # read76 G L7: "which `--prose-only` leaves alone" could attach to the term, the diagrams or step 3
     assert "leaves alone" not in step
     # read69 G L6 made the appendix's rebuild a step of its own; read71 G L6 found it read as a second rebuild
@@ -2699,7 +2701,8 @@ def test_every_glossary_cell_reads_as_whole_terms(tmp_path):
     assert ("* use code font only inside parentheses: write 只用 reshape 的拆分 where the prose writes "
             "只用 `reshape` 的拆分;") in rules                       # (search_index drops code font as well)
     assert ("* give each of a row's three cells as many terms; * write no one-character term, except a Chinese word "
-            "such as 头. `tests/test_guides.py` checks the last three rules.") in rules   # read61 G L3: once unsaid
+            "such as 头. `tests/test_guides.py` checks code font, the number of terms per cell and one-character "
+            "terms.") in rules   # read61 G L3: once unsaid; read82 G L4: "the last three rules" made the reader count
     header, rows = search_index.glossary_rows()
     # what the page says is what the tools do, on a row made for it
     sample = tmp_path / "glossary.md"
@@ -3564,12 +3567,13 @@ def test_the_glossarys_step_6_runs_both_commands_of_the_quick_loop_after_a_prose
     text = flat("docs", "glossary.md")
     step = text[text.index("6. Run `.venv/bin/python -m pytest tests/test_guides.py"):text.index("7. Before sending")]
     assert "it lists every test that reads the prose" not in step
+    assert "but a few" not in step          # read82 G L6: read as "only a few" before it read as "except"
     assert ("If step 2 changed prose, run instead the two commands that CONTRIBUTING.md's [Build and test one "
             "source](../CONTRIBUTING.md#build-and-test-one-source) gives after a prose change: its step 4 for each "
             "source you rebuilt (for a quiz, the command it gives for a quiz), then "
             "`.venv/bin/python -m pytest -q @tests/prose_tests.txt`. The list alone leaves out the tests of step 4, "
-            "such as `tests/test_translations.py`, which fails until the cells you changed are confirmed. Between "
-            "them, the two commands run every test that reads the sections but a few that test something else in "
+            "such as `tests/test_translations.py`, which fails until the cells you changed are confirmed. Together, "
+            "the two commands run every test that reads the sections, except a few that test something else in "
             "them, such as the release notes or the built site; `tests/test_guides.py` names those few.") in step
     loop = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     loop = loop[loop.index("### Build and test one source"):loop.index("### When the English changes")]
@@ -4915,8 +4919,10 @@ def test_the_glossary_gives_section_4_only_the_masked_model():
     # read74 G L2: the note is labelled, and "it" no longer reads first as §4; read74 G C1: words.md checks it
     # read75 G L2: a bare "(words.md)" on its own line read as a stray citation; the note says which row checks it
     # read76 G C1, C2, L3: the note names §4's masked model, and says which rows check which Russian wordings, where
-    assert ("Note: §4 trains no model. Its masked model is §4.1's, with hand-chosen parameters; the same model with "
-            "the mask off is its negative control (关掉掩码, с выключенной маской), never the unmasked model. Three rows "
+    # read82 G L3: "…, never the unmasked model" made the reader untangle what "never" applied to
+    assert ("Note: §4 trains no model. Its masked model is §4.1's, with hand-chosen parameters. Its negative control "
+            "is the same model with the mask off (关掉掩码, с выключенной маской); do not call it the unmasked model, "
+            "which is §7.3's and §8.2's. Three rows "
             "of words.md's Russian table catch other wordings: «модель без маски» and «отрицательный контроль без "
             "маски» in §4's texts, «с отключённой маской» in every text.") in glossary
     assert "A [§4] row of words.md checks the Russian." not in glossary

@@ -104,6 +104,35 @@ def test_the_check_finds_what_it_looks_for():
     assert not harness_talk("en", "```bash\nmake test\n```")             # fenced code is not prose
 
 
+def test_the_glossary_names_what_the_check_rejects():
+    """docs/glossary.md's rule once named only `tests/…` and `make bench` of the suite and the benchmarks, though
+    HARNESS also rejects `make test`, `make mutants`, `bench/…`, a test file and "a test checks this" (read82 G C2).
+    Every example the rule gives is rejected here, and every English pattern about the tests or the benchmarks
+    (each alternative of a group) is matched by the rule's words, without code font; the rule points to HARNESS."""
+    page = " ".join((ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").split())
+    rule = page[page.index("* **The prose talks to the learner, never about the test harness**"):]
+    rule = rule[:rule.index("The interface texts follow the same rule")]
+    listed = rule[rule.index("never speak of the machinery that checks the course:"):rule.index("`HARNESS` in that test")]
+    assert "`HARNESS` in that test lists the phrases it rejects in each language." in rule
+    examples = [("en", e) for e in re.findall(r"`([^`]+)`|\"([^\"]+)\"", listed) for e in e if e]
+    examples += [("zh", e) for e in re.findall(r"[\u4e00-\u9fff]+", listed)]
+    examples += [("ru", e) for e in re.findall(r"«([^»]+)»", listed)]
+    assert len(examples) >= 12 and {lang for lang, _ in examples} == set(LANGUAGES), examples
+    for lang, example in examples:
+        assert harness_talk(lang, example), (lang, example)
+    words = re.sub(r"\]\([^)]*\)", "]", listed.replace("`", ""))
+    about_tests = [p for p in HARNESS["en"] if "test" in p or "bench" in p]
+    assert len(about_tests) >= 6, about_tests
+    for pattern in about_tests:
+        group = re.search(r"\(\?:([^()]*)\)", pattern)
+        for one in (group.group(1).split("|") if group else [None]):
+            alternative = pattern if one is None else pattern[:group.start()] + one + pattern[group.end():]
+            assert re.search(alternative, words, re.IGNORECASE), (alternative, words)
+    # negative control: the old rule's list misses `make test`, a test file and "a test checks"
+    old = "nbval or the outputs it compares; tests/… or make bench; \"every machine\" printing alike"
+    assert not all(re.search(p, old, re.IGNORECASE) for p in about_tests)
+
+
 TEXTS = list(learner_prose())
 INTERFACE = [(where, lang, text) for where, lang, text, _ in message_texts()]
 
