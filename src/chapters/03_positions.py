@@ -403,7 +403,7 @@ md(r"""
 
 A learned table stores one vector per position; past its last row there is nothing to look up. Three other designs compute their position information from a formula (a vector, a rotation or a penalty), so they have an answer at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table**, as in the original Transformer (Vaswani et al., 2017, *Attention Is All You Need*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **A sinusoidal table**, as in the original Transformer (Vaswani et al., 2017, *Attention Is All You Need*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by k positions turns each pair by its own fixed angle, kω for the pair of frequency ω, whatever t is.
 * **RoPE** (rotary position embedding) adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, get the same score far past C as near the start.
 * **ALiBi** (attention with linear biases) uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
