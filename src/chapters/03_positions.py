@@ -50,7 +50,7 @@ print(E.shape, P.shape)
 md(r"""
 **The opening example: a swap one layer cannot see without positions**
 
-Take the one-layer model `lib.model.AttentionModel` with the tables E and P above, H = 2, identity $W_Q$, $W_K$ and $W_V$, and the $W_O$ of §2.5. We switch its positions off and give it the inputs [春, 风, 雨] and [风, 春, 雨]: the first two tokens are swapped and the last one is the same. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
+Take the one-layer model `lib.model.AttentionModel` with the tables E and P above, H = 2, identity $W_Q$, $W_K$ and $W_V$, and the $W_O$ of §2.5. We switch its positions off and give it the inputs `春 风 雨` and `风 春 雨`: the first two tokens are swapped and the last one stays in place. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """)
 
 code(r"""
@@ -89,7 +89,7 @@ md(r"""
 
 For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j \alpha_{ij} v_j$ adds up the same terms in a different order.
 
-To this layer, at its last position, 春风雨 and 风春雨 are the same text. The rest of the section gives every position a vector of its own, and §3.4 comes back to this swap with positions switched on.
+To this layer, at its last position, `春 风 雨` and `风 春 雨` are the same text. The rest of the section gives every position a vector of its own, and §3.4 comes back to this swap with positions switched on.
 """)
 
 md(r"""
@@ -116,7 +116,7 @@ assert (np.array_equal(E[BOS], E[feng]) and E[BOS].tolist() == [1, 0, 0, 1]
 """)
 
 md(r"""
-The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and 春 雨 风 come afterwards, they enter with o = 1 and use rows 1–3, just as in the whole sequence, so their input vectors are the same either way.
+The offset puts a piece of text where it belongs in its sequence. The whole sequence `<bos> 春 雨 风` uses rows 0–3 of P at offset o = 0. If `<bos>` is already stored (in the cache of §5) and `春 雨 风` come afterwards, they enter with o = 1 and use rows 1–3, just as in the whole sequence, so their input vectors are the same either way.
 """)
 
 code(r"""
@@ -150,7 +150,7 @@ $$\frac{\partial \mathcal L}{\partial E[r]} = \sum_{(b,t):\ x_{b,t} = r} G_{b,t}
 
 These are two **different** index rules: the rows of E collect gradient by **token id**, the rows of P by **absolute position**. At index t, every sequence in the batch uses the same row $P[o + t]$, so position rows are shared across the whole batch even when the tokens differ.
 
-Take an example with D = 2 and the sequences 春雨 and 风雨. At the first position the upstream gradients are [1, 2] for 春雨 and [−3, 1] for 风雨; at the second, [0.5, 0] and [1, −1]. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
+Take an example with D = 2 and the sequences `春 雨` and `风 雨`. At the first position the upstream gradients are [1, 2] for `春 雨` and [−3, 1] for `风 雨`; at the second, [0.5, 0] and [1, −1]. Row 0 of P receives [1, 2] + [−3, 1] = [−2, 3]. The first tokens differ, so $E[\text{春}]$ receives only [1, 2] and $E[\text{风}]$ only [−3, 1]. 雨 sits at position 1 in both sequences, so $E[\text{雨}]$ and $P[1]$ both receive [1.5, −1].
 """)
 
 code(r"""
@@ -251,7 +251,7 @@ Two "fixes" come to mind: wrap around (use row $(o + t) \bmod C$) or clamp to th
 * wrapping gives position 8 the row $P[0]$: 雨 at position 8 gets the vector 雨 would get at position 0, the start of a text;
 * clamping gives positions 7 and 8 the same row $P[7]$: 雨 at position 8 gets the vector 雨 would get at position 7, and two different positions can no longer be told apart.
 
-In a valid input every position has a row of P of its own, and the C rows of this table all differ: any two rows differ by at least 0.1 in some coordinate (the last number the cell below prints). After wrapping or clamping, two positions share a row. The model never defined a vector for position 8, and borrowing another position's row amounts to running a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
+In a valid input every position has its own row of P, and the C rows of this table all differ: any two differ by at least 0.1 in some coordinate. That minimum is the last number the cell below prints. After wrapping or clamping, two positions share a row. The model never defined a vector for position 8, and borrowing another position's row amounts to running a different model. Extending the table is a design decision to be stated explicitly, not an indexing trick.
 """)
 
 code(r"""
@@ -309,7 +309,7 @@ Rows 0 to 4 have changed; rows 5 to 7 are identical to their initial values, bit
 
 ## 3.4 Example 2: with positions, the swap shows up
 
-Back to the swap of the opening, now with positions switched on. The two inputs still differ only in the order of 春 and 风, and we compare the last row of the output again: with positions, the largest absolute difference of its coordinates is about 0.047 instead of 0.
+Back to the opening swap, now with positions switched on. The two inputs still differ only in the order of 春 and 风, and we compare the last row of the output again: with positions, the largest absolute difference of its coordinates is about 0.047 instead of 0.
 """)
 
 code(r"""
@@ -373,7 +373,7 @@ Without positions the second input's weights are exactly the first input's weigh
 
 ### What this counter-example does **not** prove
 
-It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself breaks the symmetry. In the first input 春 sits at row 0 and reads only itself; in the second it sits at row 1 and reads both 风 and itself. So the first two output rows are not simply swapped between the two inputs: they are different vectors. The last query of a second attention layer reads those rows, and it no longer receives the same vectors in another order. Without the mask, rows 0 and 1 would differ too, but they would be exactly swapped, and a second layer's last row would again be blind to the swap. The cell below checks both points: the first two rows differ even after swapping them back, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
+It would be wrong to conclude that "a model with a mask and no positions cannot see order at all". Only the last row is blind to the order here. The causal mask itself breaks the symmetry. In the first input 春 sits at row 0 and reads only itself; in the second it sits at row 1 and reads both 风 and itself. So the first two output rows are not just swapped between the two inputs: 春's row, for example, is a different vector in each. The last query of a second attention layer reads those rows, and it no longer receives the same vectors in another order. Without the mask, rows 0 and 1 would differ too, but they would be exactly swapped, and a second layer's last row would again be blind to the swap. The cell below checks both points: the first two rows differ even after swapping them back, and stacking the same attention layer twice (still without positions, and without residual connections for brevity) makes the last row differ as well.
 
 The accurate statement is much narrower: **this single layer**, at its last position, cannot tell the two inputs apart. That is why we give the model an explicit position representation whose effect can be tested, instead of hoping that the triangular mask supplies all the order information a task needs.
 """)
@@ -403,7 +403,7 @@ md(r"""
 
 A learned table stores one vector per position; past its last row there is nothing to look up. Three other designs compute their position information from a formula (a vector, a rotation or a penalty), so they have an answer at every position. None of them is part of `lib`; the cell below shows what each does past C = 8.
 
-* **A sinusoidal table**, as in the original Transformer (Vaswani et al., 2017, *Attention Is All You Need*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by a fixed number of positions turns every pair by a fixed angle, whatever t is.
+* **A sinusoidal table**, as in the original Transformer (Vaswani et al., 2017, *Attention Is All You Need*), is fixed, not learned: each pair of coordinates of position t holds $\sin(t\omega)$ and $\cos(t\omega)$, with its own frequency ω. It has a vector for t = 100 just as for t = 3, and moving t by k positions turns each pair by its own fixed angle, kω for the pair of frequency ω, whatever t is.
 * **RoPE** (rotary position embedding) adds nothing to the input: inside every attention layer it rotates each pair of coordinates of the query and the key of position t by the angle $t\omega$. The dot product of a query rotated by $i\omega$ and a key rotated by $j\omega$ depends on the positions only through $i - j$, so the same query and key vectors, placed the same distance apart, get the same score far past C as near the start.
 * **ALiBi** (attention with linear biases) uses no position vectors. It adds to the score of query i and key j a penalty proportional to their distance i − j, with a fixed slope for each head, at any length.
 """)
@@ -456,7 +456,7 @@ assert np.allclose(alibi.sum(axis=1), 1) and (np.diff(alibi[-1]) > 0).all()
 """)
 
 md(r"""
-Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector (the first list printed: one (sin, cos) pair per frequency), and a shift of 5 positions turns every pair there by the same angles as it does at position 3. RoPE's scores agree to within $10^{-9}$ for the four (query, key) pairs that the cell tries, (3, 0), (5, 2), (103, 100) and (1003, 1000), each query 3 positions after its key, as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
+Past C, each of the three still has an answer. The sinusoidal table gives position 100 a vector (the first list printed: one (sin, cos) pair per frequency), and a shift of 5 positions turns every pair there by the same angles as it does at position 3. The cell tries four (query, key) pairs, each query 3 positions after its key: (3, 0), (5, 2), (103, 100) and (1003, 1000). Their RoPE scores agree to within $10^{-9}$, as the algebra above says they must for any such pair. ALiBi gives query 11 a row whose weights fall with distance. The learned table has no row there (§3.3).
 
 Having an answer is not having learned one. A model trained on 8 positions has never seen the sinusoidal vector of position 100, nor, with RoPE or ALiBi, a query and a key more than 7 positions apart; whether its outputs there are any good is an empirical question this course does not test.
 """)
@@ -467,7 +467,7 @@ md(r"""
 * Without positions, the last row of this one-layer model cannot see the swap of the first two tokens (keys and values are permuted together); with positions the difference is about 0.047, in `lib` and in plain Python alike. The claim is about one layer and one row: rows 0 and 1, and a second layer, do see the order.
 * The input vector is $E[x_{b,t}] + P[o + t]$: E is indexed by token id, P by the absolute position o + t, where the offset o counts the real positions before this input.
 * The backward pass is a scatter-add into both tables, by token id into E and by position into P; use `np.add.at`, not fancy-index `+=`, and check against finite differences.
-* Positions beyond C are rejected, because wrapping around or clamping would make two positions share a row of P. Rows that training never reached get no gradient and are not "learned long context".
+* Positions beyond C are rejected, because wrapping around or clamping would make two positions share a row of P. Rows that training never reached get no gradient; they are not "learned long context".
 * A sinusoidal table, RoPE and ALiBi compute a position's vector, rotation or penalty instead of looking it up, so they have an answer at every position; RoPE's scores depend on the positions only through the distance i − j, and ALiBi's penalties depend only on i − j. Those answers come from a formula, not from training.
 
 The exercises for this section are in `exercises/en/ex03_positions.ipynb`. Next, §4 explains why causality has to cover the whole computation.

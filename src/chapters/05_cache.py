@@ -62,7 +62,7 @@ assert (len(cache) == 3 and cache.keys.shape == (2, 3, 2)
 """)
 
 md(r"""
-When the third token, `雨`, arrived, the cache already held 2 positions, so its input was $E[\text{雨}] + P[2]$. In this model $W_K$ is the identity, so the key just stored is that vector split into its two heads.
+When the third token, 雨, arrived, the cache already held 2 positions, so its input was $E[\text{雨}] + P[2]$. In this model $W_K$ is the identity, so the key just stored is that vector split into its two heads.
 """)
 
 code(r"""
@@ -114,7 +114,7 @@ The first new query stands at position 3, and only key 4 lies in its future; the
 
 ### A top-left mask, and PyTorch's `is_causal=True`
 
-A mask written out of habit, as if it were square, starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines the flag by `torch.ones(L, S).tril(diagonal=0)`, where PyTorch's L and S count queries and keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of `雨` at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
+A mask written out of habit, as if it were square, starts its triangle in the top-left corner, as `np.tril(np.ones((tq, tk)))` does. Query i then reads only keys 0 to i and loses history it is entitled to. PyTorch's `scaled_dot_product_attention(q, k, v, is_causal=True)` builds exactly this triangle: its documentation defines the flag by `torch.ones(L, S).tril(diagonal=0)`, where PyTorch's L and S count queries and keys. The cell below writes that rule in NumPy beside `causal_allowed` and applies both to the step of 雨 at the start of this section (one query; the cache holds 3 keys), then to the two-query step above:
 """)
 
 code(r"""
@@ -151,7 +151,7 @@ assert np.round(gap_top_left, 3).tolist() == [1.417, 0.371]
 """)
 
 md(r"""
-With one query, `is_causal=True` lets `雨` read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future; history is lost instead. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right. Exercise mask-1 (exercise set 1) asks you to build this mask yourself.
+With one query, `is_causal=True` lets 雨 read key 0 only, and its output is exactly that of `<bos>` at position 0; `causal_allowed(1, 3)` lets it read all three keys and gives the last row of the full forward pass. With two queries, both rows are wrong; their largest errors are about 1.417 and 0.371. Nothing leaks from the future; history is lost instead. Whenever there are fewer queries than keys, check which corner the mask is aligned to. `causal_allowed` and `causal_attention` always align bottom-right. Exercise mask-1 (exercise set 1) asks you to build this mask yourself.
 
 In PyTorch, pass the allowed set as a boolean `attn_mask` (True means "may attend", as in `allowed`) instead of `is_causal=True`. Alternatively, `torch.nn.attention.bias.causal_lower_right(tq, tk)` builds the same bottom-right mask as a `CausalBias` object, which `scaled_dot_product_attention` also accepts as `attn_mask`. Side by side, as a sketch that this page does not run, for `q` of shape (…, $t_q$, d) and `k`, `v` of shape (…, $t_k$, d):
 
@@ -215,7 +215,7 @@ md(r"""
 
 A natural mistake is to treat the single token of each step as a sequence of length 1, so that its position is always 0. Every array shape still matches and nothing raises an error, but the new token receives the wrong position vector.
 
-We let the first two tokens enter the cache correctly and give the third token `雨` position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875.
+We let the first two tokens enter the cache correctly and give the third token 雨 position 0 (the `position=0` argument exists only to show this bug). Compared with the third row of the full forward pass, the largest error is about 0.0875.
 """)
 
 code(r"""
@@ -366,7 +366,9 @@ for n_heads in (1, 4, 12):
 md(r"""
 ## 5.7 The cache holds one unpadded sequence
 
-The cache's length is the position of the next token, and it is the cache's only offset. The cache has no batch axis (its keys and values have the shape $(H, n, d)$ of §5.1), so it holds one sequence. That sequence must be unpadded, because one offset for the whole cache cannot skip padding. Padding placed before the text would be read and would push every real position back (left padding, §1.10). Before a right-padded training row is continued, it must be cut to its real positions: those whose target is not −100 (§1.8). Otherwise the new token lands after the padding and reads it. In a batch with `春雨`, `collate` pads `雨` to the input `<bos> 雨 <eos>`, with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
+The cache's length is the position of the next token, and it is the cache's only offset. The cache has no batch axis (its keys and values have the shape $(H, n, d)$ of §5.1), so it holds one sequence. That sequence must be unpadded, because one offset for the whole cache cannot skip padding. Padding placed before the text would be read and would push every real position back (left padding, §1.10).
+
+Before a right-padded training row is continued, it must be cut to its real positions: those whose target is not −100 (§1.8). Otherwise the new token lands after the padding and reads it. In a batch with `春雨`, `collate` pads `雨` to the input `<bos> 雨 <eos>`, with targets `雨 <eos> −100`, so the prefix to continue is `<bos> 雨`, of length 2. The cell measures both misuses against the correct computation; neither difference is zero.
 """)
 
 code(r"""
@@ -409,7 +411,9 @@ The first way recomputes every projection and a $(T+1)\times(T+1)$ attention tab
 
 The columns are $T$, the time of each way in milliseconds, and their ratio; Figure 5.2 plots both times, in seconds, on logarithmic axes. The times are measured on the computer that runs the notebook, so they change from one computer to another and from one run to the next. At the shortest prefixes the fixed cost of a call dominates, so the gap is small there, and on a busy computer the cached step may even be the slower one.
 
-The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all. The cell asserts one thing the method guarantees: the cache's output agrees with the full forward pass. Its two other asserts are measured margins, not guarantees: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix. Both margins are wide, because at the longest prefix the full pass computes all 512 positions while the cached step computes one.
+The times need not grow smoothly with $T$ either. From $T = 128$ to $T = 256$ the full forward pass does at most about 4 times the work (its attention table grows fourfold, everything else twofold), yet its time may grow more. Such a jump comes from the computer, not from the method: on another computer, or in another run on the same one, it falls at another length or not at all.
+
+The cell asserts one thing the method guarantees: the cache's output agrees with the full forward pass. Its two other asserts are measured margins, not guarantees: at the longest prefix the cache is at least 10 times faster, and the ratio there is larger than at the shortest prefix. Both margins are wide, because at the longest prefix the full forward pass computes all 512 positions while the cached step computes one.
 """)
 
 code(r"""
@@ -460,7 +464,7 @@ plt.show()
 md(r"""
 ## 5.9 The mask also avoids computing almost half of the scores
 
-The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block m (queries $64m$ to $64m + 63$, with m counted from 0) is in the situation of §5.1: 64 queries after $64m$ earlier keys, aligned bottom-right. No query in it reads a key after $64m + 63$, so the block scores only keys 0 to $64m + 63$; within its last 64 columns, the mask of §1 forbids the future entries. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
+The causal mask says which keys may not be read, and so which scores need not be computed at all: about half of them. Cut the queries into blocks of 64 (`BLOCK`). Block m (queries $64m$ to $64m + 63$, with m counted from 0) is in the same situation as the two-query step of §5.1: 64 queries after $64m$ earlier keys, so its mask is aligned bottom-right. No query in it reads a key after $64m + 63$, so the block scores only keys 0 to $64m + 63$; within its last 64 columns, the mask of §1 forbids the future entries. The loop below is the whole method, checked against the definition of §1 and against `lib.blocked.blocked_causal_attention`, which computes it this way. The cell then counts the scores: for $T = 1024$ the 16 blocks compute $64 \cdot 64 \cdot (1 + 2 + \cdots + 16) = 557{,}056$ of the 1,048,576 scores, or 53.1%; the allowed set itself has 524,800 entries.
 """)
 
 code(r"""
