@@ -114,7 +114,7 @@ def test_the_glossary_names_what_the_check_rejects():
     rule = rule[:rule.index("The interface texts follow the same rule")]
     listed = rule[rule.index("never speak of the machinery that checks the course:"):rule.index("`HARNESS` in that test")]
     assert "`HARNESS` in that test lists the phrases it rejects in each language." in rule
-    examples = [("en", e) for e in re.findall(r"`([^`]+)`|\"([^\"]+)\"", listed) for e in e if e]
+    examples = [("en", code or quoted) for code, quoted in re.findall(r"`([^`]+)`|\"([^\"]+)\"", listed)]
     examples += [("zh", e) for e in re.findall(r"[\u4e00-\u9fff]+", listed)]
     examples += [("ru", e) for e in re.findall(r"«([^»]+)»", listed)]
     assert len(examples) >= 12 and {lang for lang, _ in examples} == set(LANGUAGES), examples
