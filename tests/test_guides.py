@@ -2958,9 +2958,10 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
     # read74 T L13: "in words quoted in every language" said who quotes them only in passing
     # read75 T L6: "comes just before" did not say what comes there: the Markdown states the bound
+    # read83 R C1: "a few sentences of §3, §5 and §3's quiz" left out §2.7, §8's opening and §5's quiz
+    # (test_the_guide_names_every_page_whose_words_test_prose_numbers_quotes checks the list)
     assert ("* `tests/test_prose_numbers.py`: among others, any error bound of §7 other than 10⁻⁶ is stated in the "
-            "Markdown just before the cell that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
-            "the words the test quotes.") in text
+            "Markdown just before the cell that prints it. In every language, some sentences of ") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
     assert "stated in the Markdown just before the cell that prints it" in " ".join(
         t.test_a_tighter_bound_a_cell_prints_is_said_before_it.__doc__.split())
@@ -2970,6 +2971,49 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     assert "какие ключи стоят не позже него" in inspect.getsource(t.test_section_3_opens_with_the_keys_a_query_may_read)
     assert "множества `cached_layers`" in inspect.getsource(t.test_section_5_calls_cached_layers_what_its_code_passes)
     assert "запроса 5 с ключом 2" in inspect.getsource(t.test_section_3_5_scores_rope_only_on_pairs_the_causal_mask_allows)
+
+
+def pages_test_prose_numbers_quotes():
+    """(sections, quizzes): the numbers of the sections whose Markdown, and of the quizzes whose texts,
+    tests/test_prose_numbers.py quotes in every language. A test quotes every language when it names every
+    language's code ("en", "zh", "ru" as keys or indexes); the pages it reads are the notebooks and sources it names
+    as "NN_name" (or "NN_name.ipynb"), the sources it loads with `nbsource.load(SECTIONS_BY_NUMBER[N])` (whose cells
+    hold every language; `_cells` reads only the English and the code), and the quizzes it passes to
+    `_quiz_questions("NN_name")`."""
+    from course_i18n import LANGUAGES
+    tree = ast.parse((ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8"))
+    sections, quizzes = set(), set()
+    for test in tree.body:
+        if not (isinstance(test, ast.FunctionDef) and test.name.startswith("test_")):
+            continue
+        nodes = list(ast.walk(test))
+        constants = [n for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        if not set(LANGUAGES) <= {n.value for n in constants}:
+            continue
+        quiz_names = [n.args[0] for n in nodes if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "_quiz_questions"]
+        quizzes |= {int(n.value[:2]) for n in quiz_names}
+        sections |= {int(m.group(1)) for n in constants if n not in quiz_names
+                     for m in [re.fullmatch(r"(\d\d)_[a-z_]+(?:\.ipynb)?", n.value)] if m}
+        sections |= {n.args[0].slice.value for n in nodes
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "load"
+                     and getattr(n.func.value, "id", None) == "nbsource" and isinstance(n.args[0], ast.Subscript)
+                     and getattr(n.args[0].value, "id", None) == "SECTIONS_BY_NUMBER"}
+    return sections, quizzes
+
+
+def test_the_guide_names_every_page_whose_words_test_prose_numbers_quotes():
+    """docs/translating.md's bullet on tests/test_prose_numbers.py names each section and each quiz whose words the
+    file quotes in every language, so that a translator who rewords one knows the test reads it (read83 R C1: it named
+    §3, §5 and §3's quiz, and left out §2.7, §8's opening and §5's quiz). The list is read from the test file."""
+    sections, quizzes = pages_test_prose_numbers_quotes()
+    assert {2, 3, 5, 8} <= sections and {3, 5} <= quizzes, (sections, quizzes)     # the reading finds what it should
+    text = flat("docs", "translating.md")
+    bullet = text.split("* `tests/test_prose_numbers.py`:", 1)[1].split(" * ", 1)[0]
+    m = re.search(r"In every language, some sentences of (.+?), and of the quizzes of (.+?), keep the words the test "
+                  r"quotes\.", bullet)
+    assert m, "docs/translating.md no longer lists the sections and quizzes test_prose_numbers.py quotes: " + bullet
+    named = [{int(n) for n in re.findall(r"§(\d)", group)} for group in m.groups()]
+    assert named == [sections, quizzes], (named, sections, quizzes)
 
 
 def test_the_install_note_has_one_entry_per_exercise_source():
