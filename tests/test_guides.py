@@ -2175,9 +2175,9 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
 
 
 def _make_book_needs(text):
-    return re.search(r"`make book` needs only npm and nodejs, and checks for them on every run: npm fetches the "
-                     r"site's pinned JavaScript packages once \(they are kept in `_build/vendor/`\), and Node "
-                     r"typesets each formula not yet cached in `_build/math/`\.", text)
+    return re.search(r"`make book` checks for npm and nodejs on every run: npm fetches the site's JavaScript "
+                     r"packages from the npm registry once, pinned with checksums in `site/vendor.json`, and keeps "
+                     r"them in `_build/vendor/`; Node typesets each formula not yet cached in `_build/math/`\.", text)
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
@@ -2203,8 +2203,10 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     # read76 R C1: "Without them, its first run cannot build the site" let later runs do without them, though
     # `make book` checks for both on every run (Makefile: book: system-packages-book) and Node typesets every formula
     # the cache has not seen; only npm is needed once
-    assert _make_book_needs(readme), "README.md no longer says when `make book` needs npm and Node"
-    assert not _make_book_needs("`make book` needs only npm and nodejs. Without them, its first run cannot build "
+    # read83 R L2: the details moved from README.md to docs/maintainers.md, "Building the site", which README points to
+    assert _make_book_needs(flat("docs", "maintainers.md")), "maintainers.md no longer says when `make book` needs npm and Node"
+    assert "[docs/maintainers.md, \"Building the site\"](docs/maintainers.md#building-the-site)" in readme
+    assert not _make_book_needs("`make book` checks for npm and nodejs. Without them, its first run cannot build "
                                 "the site.")                                     # the negative control
     assert "book: system-packages-book" in (ROOT / "Makefile").read_text(encoding="utf-8")
     system_packages = (ROOT / "tools" / "system_packages.py").read_text(encoding="utf-8")
@@ -4637,14 +4639,20 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # read75 R L10: one 45-word sentence, now three
     # read78 R C1: "a section's English text" left out the appendix and the figures' alt texts, which the test did not
     # read; it now reads them (and they pass), and the README names what it reads
+    # read83 R L3: the paragraph moved to docs/maintainers.md, "The test suite"; the README points there
+    maintainers = flat("docs", "maintainers.md")
     assert ("`tests/test_prose_numbers.py` checks each number with three or more decimal places in the English text "
             "of §0–§8 and the appendix: their Markdown cells and the alt texts of their figures. The number must "
             "appear, to those places, in the code or saved output of the same notebook. It may also appear in the "
             "code or saved output of a section that the same Markdown cell or alt text cites. Two constants are "
-            "exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
-    assert "checks each number that a section's English text gives to" not in text
-    assert "must print or assert that number" not in text and "or a section it cites" not in text
-    assert "or in those of a section" not in text       # read73 R L9: hard to parse
+            "exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in maintainers
+    assert ("`tests/test_prose_numbers.py` also checks each number with three or more decimal places in the English "
+            "text against the code and saved outputs of the notebooks ([docs/maintainers.md, \"The test "
+            "suite\"](docs/maintainers.md#the-test-suite) says how).") in text
+    for guide in (text, maintainers):
+        assert "checks each number that a section's English text gives to" not in guide
+        assert "must print or assert that number" not in guide and "or a section it cites" not in guide
+        assert "or in those of a section" not in guide       # read73 R L9: hard to parse
     source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
     [constants] = [node.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
                    and [ast.unparse(target) for target in node.targets] == ["CONSTANTS"]]
@@ -5172,7 +5180,7 @@ def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
     assert "seed = secrets.randbelow(1_000_000) if practice is True else int(practice)" in source
     assert "cases = exercise.hidden_cases(seed)" in source
     # read76 R L17: what a passing exercise prints, as check() writes it and a worked solution shows it
-    assert "when all pass, it prints one line, such as `mask-2 · masked_softmax: 8/8 ✓`." in text
+    assert "when all pass, it prints a single line such as `mask-2 · masked_softmax: 8/8 ✓`." in text   # read83 R L16
     assert 'lines.append(f"{header}: {passed}/{len(results)} ✓")' in source
     assert "mask-2 · masked_softmax: 8/8 ✓" in (ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb").read_text(
         encoding="utf-8")
@@ -5289,9 +5297,11 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now. read76 R L6: three
     # sentences began with "It", and the step from "below the causal bound" to "reads ahead" went unsaid
     # read78 R L6: "both where ... and at some positions where" needed a second reading
+    # read83 R L1: "not only where ... but also at some positions where they already do" was hard to follow
     assert ("the decoder brings its training loss below the causal bound, which only a model that reads ahead can "
-            "do. It takes the answer from a later position of its input, not only where the tokens so far cannot "
-            "determine the next token but also at some positions where they already do.") in part, part
+            "do. It takes the answer from a later position of its input where the tokens so far cannot determine the "
+            "next token, and also at some positions where they can.") in part, part
+    assert "not only where the tokens so far" not in part
     assert "both where the tokens so far" not in part
     assert "The *causal bound* is the lowest loss a causal model can reach on this corpus (§7.2)." in part
     # read76 R L7: §7.2 counts lines, not words (the README once said "252 words")
