@@ -3934,10 +3934,13 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert f"and the {len(run)} test files listed in `tests/translation_tests.txt` ([What `check` does not" in step
     assert f"the {len(run)} test files that read the translations" not in step
     # read75 T L3: the step's four clauses, once one sentence, are three
-    assert ("run `make test`. It runs the whole suite, for many minutes. This includes the grader's tests "
+    # read83 R L10: "for many minutes" where the README gives the time
+    assert ("run `make test`. It runs the whole suite, about 25 minutes on two cores. This includes the grader's tests "
             "(`tests/test_grading_*.py`), some of which also quote interface texts.") in step
     # read75 T L12: the advice to change a test that quotes a translation stands where a failure appears
-    assert "A test that quotes your old words fails until you change it too." in step
+    # read83 R L9: it points to the paragraph that names such tests and says what to do
+    assert ("A test that quotes your old words fails until you change it too ([What `check` does not "
+            "see](#what-check-does-not-see) names such tests).") in step
     # read74 T L6: "pass none" read as the word; the command without a notebook is spelt out
     assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
@@ -4273,8 +4276,8 @@ def test_the_diagnoses_are_counted_and_placed_as_translating_md_says():
     text = flat("docs", "translating.md")
     # read66 T L4: it counted entries, and a diagnosis has two
     assert ("About 250 *diagnoses* (`grading.diagnosis.*`) have two entries each. `.text` explains a known mistake; "
-            "`check()` and the grader print it below the failed tests. `.short` names the mistake for the "
-            "instructor.") in text
+            "`check()` and the grader print it below the failed tests. `.short` names the mistake in a few words in "
+            "the class report that the batch grader writes for the instructor.") in text     # read83 R L13
     keys = [m.context for m in i18n.read(i18n.template_path()) if m.id and m.context.startswith("grading.diagnosis.")]
     assert {key.rsplit(".", 1)[1] for key in keys} == {"text", "short"}, keys
     by_kind = {kind: {key.rsplit(".", 1)[0] for key in keys if key.endswith("." + kind)} for kind in ("text", "short")}
@@ -5273,9 +5276,10 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
     # read74 T L8: the example says it is the file's form, and what a PO editor takes instead
     # read76 T L10: the rule on backslashes comes before the example that uses it
-    assert "In the file, as in the `msgid`, a backslash is doubled and a double quote written `\\\"`; a PO editor " \
-           "shows them single. Write a number in the maths as your language does: in Russian `$0{,}5$`, and " \
-           "`$557\\\\,056$` as the file holds it." in steps
+    # read83 R L8: "shows them single" did not fit a quote; the editor's form is shown
+    assert "In the file, as in the `msgid`, a backslash is written `\\\\` and a double quote `\\\"`; a PO editor " \
+           "shows them as `\\` and `\"`. Write a number in the maths as your language does: in Russian `$0{,}5$`, " \
+           "and `$557\\\\,056$` as the file holds it." in steps
     assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
     po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
