@@ -2175,9 +2175,9 @@ def test_the_readme_gives_each_debian_package_the_targets_that_need_it():
 
 
 def _make_book_needs(text):
-    return re.search(r"`make book` needs only npm and nodejs, and checks for them on every run: npm fetches the "
-                     r"site's pinned JavaScript packages once \(they are kept in `_build/vendor/`\), and Node "
-                     r"typesets each formula not yet cached in `_build/math/`\.", text)
+    return re.search(r"`make book` checks for npm and nodejs on every run: npm fetches the site's JavaScript "
+                     r"packages from the npm registry once, pinned with checksums in `site/vendor.json`, and keeps "
+                     r"them in `_build/vendor/`; Node typesets each formula not yet cached in `_build/math/`\.", text)
 
 
 def test_a_test_skips_for_what_is_missing_only_through_conftest():
@@ -2203,8 +2203,10 @@ def test_a_test_skips_for_what_is_missing_only_through_conftest():
     # read76 R C1: "Without them, its first run cannot build the site" let later runs do without them, though
     # `make book` checks for both on every run (Makefile: book: system-packages-book) and Node typesets every formula
     # the cache has not seen; only npm is needed once
-    assert _make_book_needs(readme), "README.md no longer says when `make book` needs npm and Node"
-    assert not _make_book_needs("`make book` needs only npm and nodejs. Without them, its first run cannot build "
+    # read83 R L2: the details moved from README.md to docs/maintainers.md, "Building the site", which README points to
+    assert _make_book_needs(flat("docs", "maintainers.md")), "maintainers.md no longer says when `make book` needs npm and Node"
+    assert "[docs/maintainers.md, \"Building the site\"](docs/maintainers.md#building-the-site)" in readme
+    assert not _make_book_needs("`make book` checks for npm and nodejs. Without them, its first run cannot build "
                                 "the site.")                                     # the negative control
     assert "book: system-packages-book" in (ROOT / "Makefile").read_text(encoding="utf-8")
     system_packages = (ROOT / "tools" / "system_packages.py").read_text(encoding="utf-8")
@@ -2958,9 +2960,10 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     # "among others": its title test reads the English only (README.md says what it checks), the rest every language
     # read74 T L13: "in words quoted in every language" said who quotes them only in passing
     # read75 T L6: "comes just before" did not say what comes there: the Markdown states the bound
+    # read83 R C1: "a few sentences of §3, §5 and §3's quiz" left out §2.7, §8's opening and §5's quiz
+    # (test_the_guide_names_every_page_whose_words_test_prose_numbers_quotes checks the list)
     assert ("* `tests/test_prose_numbers.py`: among others, any error bound of §7 other than 10⁻⁶ is stated in the "
-            "Markdown just before the cell that prints it. A few sentences of §3, §5 and §3's quiz that describe the code keep, in every language, "
-            "the words the test quotes.") in text
+            "Markdown just before the cell that prints it. In every language, some sentences of ") in text
     assert "`tests/test_prose_numbers.py`: where §7 prints a bound" not in text
     assert "stated in the Markdown just before the cell that prints it" in " ".join(
         t.test_a_tighter_bound_a_cell_prints_is_said_before_it.__doc__.split())
@@ -2970,6 +2973,49 @@ def test_the_prose_numbers_bullet_says_what_the_file_checks():
     assert "какие ключи стоят не позже него" in inspect.getsource(t.test_section_3_opens_with_the_keys_a_query_may_read)
     assert "множества `cached_layers`" in inspect.getsource(t.test_section_5_calls_cached_layers_what_its_code_passes)
     assert "запроса 5 с ключом 2" in inspect.getsource(t.test_section_3_5_scores_rope_only_on_pairs_the_causal_mask_allows)
+
+
+def pages_test_prose_numbers_quotes():
+    """(sections, quizzes): the numbers of the sections whose Markdown, and of the quizzes whose texts,
+    tests/test_prose_numbers.py quotes in every language. A test quotes every language when it names every
+    language's code ("en", "zh", "ru" as keys or indexes); the pages it reads are the notebooks and sources it names
+    as "NN_name" (or "NN_name.ipynb"), the sources it loads with `nbsource.load(SECTIONS_BY_NUMBER[N])` (whose cells
+    hold every language; `_cells` reads only the English and the code), and the quizzes it passes to
+    `_quiz_questions("NN_name")`."""
+    from course_i18n import LANGUAGES
+    tree = ast.parse((ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8"))
+    sections, quizzes = set(), set()
+    for test in tree.body:
+        if not (isinstance(test, ast.FunctionDef) and test.name.startswith("test_")):
+            continue
+        nodes = list(ast.walk(test))
+        constants = [n for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        if not set(LANGUAGES) <= {n.value for n in constants}:
+            continue
+        quiz_names = [n.args[0] for n in nodes if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "_quiz_questions"]
+        quizzes |= {int(n.value[:2]) for n in quiz_names}
+        sections |= {int(m.group(1)) for n in constants if n not in quiz_names
+                     for m in [re.fullmatch(r"(\d\d)_[a-z_]+(?:\.ipynb)?", n.value)] if m}
+        sections |= {n.args[0].slice.value for n in nodes
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "load"
+                     and getattr(n.func.value, "id", None) == "nbsource" and isinstance(n.args[0], ast.Subscript)
+                     and getattr(n.args[0].value, "id", None) == "SECTIONS_BY_NUMBER"}
+    return sections, quizzes
+
+
+def test_the_guide_names_every_page_whose_words_test_prose_numbers_quotes():
+    """docs/translating.md's bullet on tests/test_prose_numbers.py names each section and each quiz whose words the
+    file quotes in every language, so that a translator who rewords one knows the test reads it (read83 R C1: it named
+    §3, §5 and §3's quiz, and left out §2.7, §8's opening and §5's quiz). The list is read from the test file."""
+    sections, quizzes = pages_test_prose_numbers_quotes()
+    assert {2, 3, 5, 8} <= sections and {3, 5} <= quizzes, (sections, quizzes)     # the reading finds what it should
+    text = flat("docs", "translating.md")
+    bullet = text.split("* `tests/test_prose_numbers.py`:", 1)[1].split(" * ", 1)[0]
+    m = re.search(r"In every language, some sentences of (.+?), and of the quizzes of (.+?), keep the words the test "
+                  r"quotes\.", bullet)
+    assert m, "docs/translating.md no longer lists the sections and quizzes test_prose_numbers.py quotes: " + bullet
+    named = [{int(n) for n in re.findall(r"§(\d)", group)} for group in m.groups()]
+    assert named == [sections, quizzes], (named, sections, quizzes)
 
 
 def test_the_install_note_has_one_entry_per_exercise_source():
@@ -3888,10 +3934,13 @@ def test_step_5_of_the_translators_loop_runs_the_tests_translating_md_says_read_
     assert f"and the {len(run)} test files listed in `tests/translation_tests.txt` ([What `check` does not" in step
     assert f"the {len(run)} test files that read the translations" not in step
     # read75 T L3: the step's four clauses, once one sentence, are three
-    assert ("run `make test`. It runs the whole suite, for many minutes. This includes the grader's tests "
+    # read83 R L10: "for many minutes" where the README gives the time
+    assert ("run `make test`. It runs the whole suite, about 25 minutes on two cores. This includes the grader's tests "
             "(`tests/test_grading_*.py`), some of which also quote interface texts.") in step
     # read75 T L12: the advice to change a test that quotes a translation stands where a failure appears
-    assert "A test that quotes your old words fails until you change it too." in step
+    # read83 R L9: it points to the paragraph that names such tests and says what to do
+    assert ("A test that quotes your old words fails until you change it too ([What `check` does not "
+            "see](#what-check-does-not-see) names such tests).") in step
     # read74 T L6: "pass none" read as the word; the command without a notebook is spelt out
     assert "If you rebuilt no notebook, give pytest only `@tests/translation_tests.txt`." in step
     grader = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_grading_*.py")}
@@ -4227,8 +4276,8 @@ def test_the_diagnoses_are_counted_and_placed_as_translating_md_says():
     text = flat("docs", "translating.md")
     # read66 T L4: it counted entries, and a diagnosis has two
     assert ("About 250 *diagnoses* (`grading.diagnosis.*`) have two entries each. `.text` explains a known mistake; "
-            "`check()` and the grader print it below the failed tests. `.short` names the mistake for the "
-            "instructor.") in text
+            "`check()` and the grader print it below the failed tests. `.short` names the mistake in a few words in "
+            "the class report that the batch grader writes for the instructor.") in text     # read83 R L13
     keys = [m.context for m in i18n.read(i18n.template_path()) if m.id and m.context.startswith("grading.diagnosis.")]
     assert {key.rsplit(".", 1)[1] for key in keys} == {"text", "short"}, keys
     by_kind = {kind: {key.rsplit(".", 1)[0] for key in keys if key.endswith("." + kind)} for kind in ("text", "short")}
@@ -4593,14 +4642,20 @@ def test_the_readme_says_which_outputs_the_suite_leaves_out():
     # read75 R L10: one 45-word sentence, now three
     # read78 R C1: "a section's English text" left out the appendix and the figures' alt texts, which the test did not
     # read; it now reads them (and they pass), and the README names what it reads
+    # read83 R L3: the paragraph moved to docs/maintainers.md, "The test suite"; the README points there
+    maintainers = flat("docs", "maintainers.md")
     assert ("`tests/test_prose_numbers.py` checks each number with three or more decimal places in the English text "
             "of §0–§8 and the appendix: their Markdown cells and the alt texts of their figures. The number must "
             "appear, to those places, in the code or saved output of the same notebook. It may also appear in the "
             "code or saved output of a section that the same Markdown cell or alt text cites. Two constants are "
-            "exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in text
-    assert "checks each number that a section's English text gives to" not in text
-    assert "must print or assert that number" not in text and "or a section it cites" not in text
-    assert "or in those of a section" not in text       # read73 R L9: hard to parse
+            "exempt: 1/√2 ≈ 0.707 and GELU's 0.044715.") in maintainers
+    assert ("`tests/test_prose_numbers.py` also checks each number with three or more decimal places in the English "
+            "text against the code and saved outputs of the notebooks ([docs/maintainers.md, \"The test "
+            "suite\"](docs/maintainers.md#the-test-suite) says how).") in text
+    for guide in (text, maintainers):
+        assert "checks each number that a section's English text gives to" not in guide
+        assert "must print or assert that number" not in guide and "or a section it cites" not in guide
+        assert "or in those of a section" not in guide       # read73 R L9: hard to parse
     source = (ROOT / "tests" / "test_prose_numbers.py").read_text(encoding="utf-8")
     [constants] = [node.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
                    and [ast.unparse(target) for target in node.targets] == ["CONSTANTS"]]
@@ -5128,7 +5183,7 @@ def test_the_readme_offers_practice_with_the_kinds_of_the_hidden_tests():
     assert "seed = secrets.randbelow(1_000_000) if practice is True else int(practice)" in source
     assert "cases = exercise.hidden_cases(seed)" in source
     # read76 R L17: what a passing exercise prints, as check() writes it and a worked solution shows it
-    assert "when all pass, it prints one line, such as `mask-2 · masked_softmax: 8/8 ✓`." in text
+    assert "when all pass, it prints a single line such as `mask-2 · masked_softmax: 8/8 ✓`." in text   # read83 R L16
     assert 'lines.append(f"{header}: {passed}/{len(results)} ✓")' in source
     assert "mask-2 · masked_softmax: 8/8 ✓" in (ROOT / "solutions" / "en" / "ex01_allowed_set.ipynb").read_text(
         encoding="utf-8")
@@ -5221,9 +5276,10 @@ def test_the_translators_guide_writes_the_maths_as_the_catalogue_holds_it():
     steps = text[text.index("## Editing an entry"):text.index("## Plural forms")]
     # read74 T L8: the example says it is the file's form, and what a PO editor takes instead
     # read76 T L10: the rule on backslashes comes before the example that uses it
-    assert "In the file, as in the `msgid`, a backslash is doubled and a double quote written `\\\"`; a PO editor " \
-           "shows them single. Write a number in the maths as your language does: in Russian `$0{,}5$`, and " \
-           "`$557\\\\,056$` as the file holds it." in steps
+    # read83 R L8: "shows them single" did not fit a quote; the editor's form is shown
+    assert "In the file, as in the `msgid`, a backslash is written `\\\\` and a double quote `\\\"`; a PO editor " \
+           "shows them as `\\` and `\"`. Write a number in the maths as your language does: in Russian `$0{,}5$`, " \
+           "and `$557\\\\,056$` as the file holds it." in steps
     assert "`$557\\,056$`" not in steps                                     # the old, one-backslash example
     po = (ROOT / "src" / "locales" / "ru" / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
     assert "557\\\\,056$" in po and "557\\,056$" not in po.replace("557\\\\,056$", "")
@@ -5245,9 +5301,11 @@ def test_the_readme_says_the_unmasked_model_reads_the_future_also_where_the_past
     # read75 R L2: "where ... leave the next token open" once hung on a colon; two sentences now. read76 R L6: three
     # sentences began with "It", and the step from "below the causal bound" to "reads ahead" went unsaid
     # read78 R L6: "both where ... and at some positions where" needed a second reading
+    # read83 R L1: "not only where ... but also at some positions where they already do" was hard to follow
     assert ("the decoder brings its training loss below the causal bound, which only a model that reads ahead can "
-            "do. It takes the answer from a later position of its input, not only where the tokens so far cannot "
-            "determine the next token but also at some positions where they already do.") in part, part
+            "do. It takes the answer from a later position of its input where the tokens so far cannot determine the "
+            "next token, and also at some positions where they can.") in part, part
+    assert "not only where the tokens so far" not in part
     assert "both where the tokens so far" not in part
     assert "The *causal bound* is the lowest loss a causal model can reach on this corpus (§7.2)." in part
     # read76 R L7: §7.2 counts lines, not words (the README once said "252 words")
