@@ -894,6 +894,18 @@ def test_the_future_perturbation_test_keeps_its_full_name_in_chinese():
                             "markdown")])
 
 
+def test_a_check_of_a_section_is_not_called_an_exercises_test_in_chinese():
+    """docs/glossary.md gives 测试 only to the test of an exercise. §7.4 once called its future-perturbation test
+    "上面的测试" (read83 zh-7 C1), the check of the cells before it. The row of docs/words.md catches "the test
+    above" written 测试; 检验, an exercise's 公开测试 / 隐藏测试, and 测试 as a verb pass."""
+    assert "| test (of an exercise; `case` in code) | 测试 |" in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    old = "两个块都关掉掩码时，上面的测试就在 logits 中发现了泄漏。"
+    found = violations([("demo", "zh", old, "markdown")])
+    assert len(found) == 1 and "'上面的测试'" in found[0], found
+    assert not violations([("demo", "zh", "两个块都关掉掩码时，上面的未来扰动检验就在 logits 中发现了泄漏。上面的检验也是。"
+                                          "这道题的隐藏测试用随机权重；NaN 和 inf 要另行测试。", "markdown")])
+
+
 def test_a_forbidden_key_stays_in_the_softmax_in_every_language():
     """`masked_softmax` keeps a forbidden key in the sum with exp(−∞) = 0 (lib/attention.py). The rows of
     docs/words.md caught "does not enter the denominator", but the §5.9 quiz said "never enters the softmax" in all
