@@ -119,7 +119,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $S$, $s$ | scores: the matrix, and $s_{ij}$ of query i and key j |
 | $\alpha$ | attention weight $\alpha_{ij}$ of query i on key j |
 | $Y$, $y$ | output of a head or a layer; its rows $y_i$ |
-| $i$, $j$, $t$ | position of a query, position of a key, any position |
+| $i$, $j$, $t$ | index of a query in one pass (query i stands at position i when nothing is cached and at position $t_k - t_q + i$ in a step after a cache; Figure 1.1), position of a key, any position |
 | $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
 | $c$ | a feature: an index along the width D; feature $h \cdot d + a$ is coordinate a of head h (§2.2) |
 | $\ell$ | a layer |
