@@ -485,7 +485,7 @@ A zero weight therefore cannot tell which keys were forbidden; only the mask can
 
 ### EOS is not a padding index
 
-§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so making it either index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. −100 is not a token id at all, and `decode` refuses it outright:
+§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so making it either index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. The value −100 is not a token id at all, and `decode` refuses it outright:
 """)
 
 code("""
