@@ -152,7 +152,7 @@ CLASHES = [
     (re.compile(r"(?<![A-Za-z\\_])k\s*=\s*\d"), "k is a key; a prefix length is p"),
     (re.compile(r"(?<![A-Za-z\\_])s\s*(?:[=+]\s*\d|\\ne)|[A-Za-z]_\{?s\b"),
      "s is a score; a seed is a number, a second position t'"),
-    (re.compile(r"(?<![\w.])\d+\s*i\b"), "i is the position of a query; §5.9's block of queries is m (64m)"),
+    (re.compile(r"(?<![\w.])\d+\s*i\b"), "i is the index of a query; §5.9's block of queries is m (64m)"),
 ]
 
 
@@ -164,12 +164,13 @@ def clash_problems(formula):
 # after "feature" in English prose
 INDEX_GROUP = re.compile(r"[(\[]\s*([a-z](?:\s*,\s*[a-z])+)\s*[)\]]|_\{([a-z](?:\s*,\s*[a-z])+)\}")
 FEATURE_LETTER = re.compile(r"\bfeatures?(?: number)? ([a-z])\b(?![·\w(\[])")
-INDEX_MEANING = re.compile(r"^(?:an? |any )?(?:position|sequence|head|coordinate|feature|layer)\b")
+INDEX_MEANING = re.compile(r"^(?:an? |any )?(?:index|position|sequence|head|coordinate|feature|layer)\b")
 
 
 def index_letters():
     """The letters §0.4's English table gives an index: in a row of several symbols, each symbol's share of the
-    meaning (``$i$, $j$, $t$ | position of a query, position of a key, any position``) starts with what it counts."""
+    meaning (``$i$, $j$, $t$ | index of a query in one pass (…), position of a key, any position``) starts with what
+    it counts."""
     for cell in read("chapters", "en", "00_start.ipynb"):
         if cell["cell_type"] == "markdown" and re.search(r"^## 0\.4\b", _text(cell), re.M):
             break
@@ -340,7 +341,7 @@ def test_the_figures_label_features_with_the_tables_symbol():
 
     table, _ = notation_table("en")
     feature = next(symbol for symbol, meaning in table.items() if meaning.startswith("a feature"))
-    assert feature in index_letters() and table["j"].startswith("position of a query")
+    assert feature in index_letters() and table["j"].startswith("index of a query")
     cell = next(_text(c) for c in read("chapters", "en", "01_allowed_set.ipynb")
                 if c["cell_type"] == "code" and "|ΔY|  unmasked_attention" in _text(c))
     assert f'xlabel="{feature}"' in cell, cell
@@ -372,3 +373,23 @@ def test_the_code_of_section_0_4_names_its_arrays_as_the_table_does(lang):
     cell = next(_text(c) for c in cells if c["cell_type"] == "code" and "split_heads(" in _text(c)
                 and "np.zeros((B, T, D))" in _text(c))
     assert "X = np.zeros((B, T, D))" in cell and not re.search(r"(?<![\w.])x\b", cell), cell
+
+
+# where a text places query i: "Query i stands at position tk − tq + i", "query i stands at position 3 + i"
+QUERY_PLACE = re.compile(r"[Qq]uery \$?i\$? (?:stands|is|sits) at (?:absolute )?position \$?([^$.;:)]+?)\$?(?= and|[.;:)]| \(|$)", re.M)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_gives_i_the_meaning_the_figure_and_lib_use(lang):
+    """read83 en-01 C1: §0.4's table said i is the position of a query, while Figure 1.1, §5.1 and lib's docstrings
+    place query i of a step after a cache at position tk − tq + i: there i is the index of a new query. The table's
+    i names that index and the position it stands at."""
+    places = {m.group(1).strip() for text in [(ROOT / "lib" / "attention.py").read_text(encoding="utf-8")]
+              + [_text(c) for page in ("01_allowed_set.ipynb", "05_cache.ipynb") for c in read("chapters", "en", page)]
+              for m in QUERY_PLACE.finditer(text)}
+    assert places - {"i"}, "no text places query i anywhere but at position i: this test reads nothing"
+    table, _ = notation_table(lang)
+    assert "t_k - t_q + i" in table["i"], f"§0.4 ({lang}) does not say where query i stands: {table['i']}"
+    if lang == "en":
+        share = re.split(r",\s*", table["i"])[0]
+        assert share.startswith("index of a query") and "position i " in share, share

@@ -10,7 +10,7 @@ A language model writes text one token at a time: at each position it predicts t
 2. several attention heads in place of one, merged back through the output projection $W_O$;
 3. learned absolute positions, with the backward pass into the token and position tables.
 
-We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 test these parts one at a time, with hand-chosen and then random parameters. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you will see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
+We then check that causality holds across the whole computation, and that computing token by token with a KV cache gives the same numbers as one full forward pass. §1–§6 study these parts, first with hand-chosen parameters and then with random ones. §7 assembles them, together with layer normalisation, a position-wise MLP and an optimiser, into a small decoder trained in NumPy. There you will see what difference the mask makes: with it the model learns to predict; without it the model learns to copy the answer from its input.
 
 The course has nine sections, §0–§8, and each section is one notebook (one `.ipynb` file). A tenth notebook, the appendix, holds reference material (§0.6).
 
@@ -85,12 +85,12 @@ md(r"""
 | §0 | `00_start` | this section: prerequisites, one head recapped, notation, how to run the notebooks | — |
 | §1 | `01_allowed_set` | the allowed set comes before softmax; the data protocol and right padding; which outputs are scored | `ex01_allowed_set` |
 | §2 | `02_heads` | why several heads; splitting and merging heads, the output projection $W_O$; what the number of heads changes and what it does not | `ex02_heads` |
-| §3 | `03_positions` | why one attention layer without positions gives the same last output when the first two tokens are swapped; learned absolute positions $E[x] + P[o + t]$; the backward pass into both tables (scatter-add) | `ex03_positions` |
+| §3 | `03_positions` | why positions are needed; learned absolute positions $E[x] + P[o + t]$ and their backward pass (scatter-add) | `ex03_positions` |
 | §4 | `04_causality` | causality must hold across the whole computation; the future-perturbation test and its negative control | `ex04_causality` |
-| §5 | `05_cache` | the KV cache and the position offset: a new token's position is the length of the cache, not 0; the bottom-right alignment when there are fewer queries than keys | `ex05_cache` |
+| §5 | `05_cache` | the KV cache; a new token's position is the length of the cache, not 0; bottom-right alignment | `ex05_cache` |
 | §6 | `06_evidence` | four kinds of evidence, and the key numbers recomputed in plain Python | `ex06_evidence` |
-| §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy: with the mask it learns to predict; without it, it copies the answer, and once the future is hidden it does worse than a uniform guess ($\ln 10$) | `ex07_decoder` |
-| §8 | `08_real_text` | the same decoder trained on verse in the language of this edition: the causal bound $\mathcal L^*$ (§7.2) now measures memorisation, not the language; the unmasked model's low loss means nothing once it has to write on its own | — |
+| §7 | `07_decoder` | the parts assembled into a small decoder trained in NumPy, with and without the mask | `ex07_decoder` |
+| §8 | `08_real_text` | the same decoder trained on verse: what $\mathcal L^*$ and a low loss do and do not show | — |
 
 The exercise notebooks are in `exercises/en/`. Every exercise is followed by a one-line `check(...)` that tells you at once what is right and what is wrong. Worked solutions are in `solutions/en/`. Read a section first, then do its exercises.
 """)
@@ -119,7 +119,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $S$, $s$ | scores: the matrix, and $s_{ij}$ of query i and key j |
 | $\alpha$ | attention weight $\alpha_{ij}$ of query i on key j |
 | $Y$, $y$ | output of a head or a layer; its rows $y_i$ |
-| $i$, $j$, $t$ | position of a query, position of a key, any position |
+| $i$, $j$, $t$ | index of a query in one pass (query i stands at position i when nothing is cached and at position $t_k - t_q + i$ in a step after a cache; Figure 1.1), position of a key, any position |
 | $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
 | $c$ | a feature: an index along the width D; feature $h \cdot d + a$ is coordinate a of head h (§2.2) |
 | $\ell$ | a layer |
@@ -188,7 +188,7 @@ Installing the package also installs NumPy; `[learner]` adds the rest of what th
 
 ## 0.6 The shared library `lib`
 
-Most of the code the course teaches lives in one small NumPy package, `lib`. There each function is written once, and the notebooks import it. What a notebook defines in its own cells serves that notebook alone and stays out of `lib`, such as the position encodings that §3.5 compares, §4.8's `dropout_forward`, and §7's `prefix_loss_and_grads`, `hidden_future_logits` and `generate_without_cache`. The docstring of almost every function of `lib` that the course teaches begins with the section that teaches it (the appendix names the exceptions). One of these functions, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The plots and the interactive figures are drawn by a separate package, `figures`, and the checks of the exercises and the grader live in `grading`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it (leaving out `lib.validate`, which only checks arguments). It also gives a glossary of the course's terms in all three languages.
+Most of the code the course teaches lives in one small NumPy package, `lib`. There each function is written once, and the notebooks import it. Code that a notebook defines in its own cells serves only that notebook and stays out of `lib`: for example the position encodings that §3.5 compares, §4.8's `dropout_forward`, and §7's `prefix_loss_and_grads`, `hidden_future_logits` and `generate_without_cache`. The docstring of almost every function of `lib` that the course teaches begins with the section that teaches it. One of these functions, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it, names the few whose docstrings name no section, and leaves out `lib.validate`, which only checks arguments. It also gives a glossary of the course's terms in all three languages.
 """)
 
 md(r"""

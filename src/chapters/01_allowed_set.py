@@ -60,7 +60,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
-Exercise mask-3 (exercise set 1) turns these properties into a check with a tolerance `atol` of its own: every entry is finite, no weight is negative, every forbidden weight is exactly 0, and every row sums to 1 within `atol`, that is $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The `np.allclose` in the cell above is looser than that check: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration but not for mask-3.
+Exercise mask-3 (exercise set 1) turns these properties into a check: every entry is finite, no weight is negative, every forbidden weight is exactly 0, and every row sums to 1 within a tolerance `atol`, that is $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The row-sum check in the code cell above, `np.allclose(weights.sum(axis=1), 1.0)`, is looser: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration, but not for mask-3.
 """)
 
 md(r"""
@@ -152,7 +152,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So build the mask with `causal_allowed` and pass it unchanged.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So do not count on the error: build the mask with `causal_allowed` and pass it unchanged.
 """)
 
 md(r"""
@@ -485,7 +485,7 @@ A zero weight therefore cannot tell which keys were forbidden; only the mask can
 
 ### EOS is not a padding index
 
-§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so making it either index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. −100 is not a token id at all, and `decode` refuses it outright:
+§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so making it either index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. The value −100 is not a token id at all, and `decode` refuses it outright:
 """)
 
 code("""

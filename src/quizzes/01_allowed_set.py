@@ -57,7 +57,7 @@ def forbidden_entries_and_row_sums(claim):
 
 
 section("all scores zero",
-    number(T("Three positions, all scores 0: what weight does row 2 give position 0? (3 decimals)"),
+    number(T("Three positions, all scores 0: what weight does row 2 give position 0? (to three decimal places)"),
            answer=1 / 3, tolerance=0.001, shown="1/3 ≈ 0.333",
            why=T("Row 2 may read three positions with equal scores, so they share the weight equally."),
            wrong=[(0.5, T("1/2 is row 1's weight, since row 1 may read only two positions.")),
@@ -259,7 +259,7 @@ def zeroed_scores_problem(claim):
 
 
 section("score of 0 forbids nothing",
-    number(T("With forbidden scores set to 0 (the all-zero example), how much weight does query 0 give its future in total? (3 decimals)"),
+    number(T("With forbidden scores set to 0 (the all-zero example), how much weight does query 0 give its future in total? (to three decimal places)"),
            answer=2 / 3, tolerance=0.001, shown="2/3 ≈ 0.667",
            why=T("Every row becomes [1/3, 1/3, 1/3]; query 0's two future keys get 1/3 each."),
            wrong=[(0, T("A score of 0 forbids nothing: exp(0) = 1."))],
@@ -316,13 +316,13 @@ section("wrong order",
            wrong=[(T("1", claim=1), T("Only row 2, which has no future, still sums to 1.")),
                   (T("2/3", claim=2 / 3), T("2/3 is what row 1 sums to: it keeps 1/3 for each of its two allowed keys."))],
            witness=wrong_order_row_0_sums_to),
-    number(T("Change the score between query 0 and its future key 2 from 0 to 2. In the wrong order, what weight does query 0 give itself? (3 decimals)"),
+    number(T("Change the score between query 0 and its future key 2 from 0 to 2. In the wrong order, what weight does query 0 give itself? (to three decimal places)"),
            answer=1 / (2 + np.exp(2.0)), tolerance=0.0006, shown=f"1/(2 + e²) ≈ {1 / (2 + np.exp(2.0)):.3f}",
            why=T("The denominator holds the exponential of the future key's score: the future leaks in through it. The correct weights stay [1, 0, 0]."),
            wrong=[(1, T("1 is what the correct order gives; the wrong order's denominator also holds e².")),
                   (0.333, T("That is the value before the change; the future score moved it."))],
            witness=wrong_order_self_weight),
-    choose(T("What if each row is renormalised after zeroing in the wrong order?"),
+    choose(T("In the wrong order, what do you get if you renormalise each row after zeroing?"),
            right=T("The correct weights: it is just another way to normalise over the allowed set", claim="the correct weights"),
            why=T("Dividing by the row sum cancels the common denominator, future scores and all."),
            wrong=[(T("The future still leaks through the denominator", claim="the future leaks"),
