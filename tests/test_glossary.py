@@ -894,6 +894,20 @@ def test_the_future_perturbation_test_keeps_its_full_name_in_chinese():
                             "markdown")])
 
 
+def test_enabled_positions_are_not_scored_positions_in_russian():
+    """«учитывается» is a position the loss scores (docs/glossary.md, scored / unscored; §1.8). §3.6 once wrote «Если
+    позиции учитываются, 春 в позиции 0 и 春 в позиции 1 получают разные строки P» for `use_positions=True` (read83
+    ru-35 C1). The row of docs/words.md catches that; enabled positions, and §1.8's positions scored by the loss,
+    pass."""
+    found = violations([("demo", "ru", "Если позиции учитываются, 春 в позиции 0 и 春 в позиции 1 получают разные "
+                                       "строки P.", "markdown")])
+    assert len(found) == 1 and "'Если позиции учитываются'" in found[0], found
+    assert not violations([("demo", "ru", "С включёнными позициями 春 в позиции 0 и 春 в позиции 1 получают разные "
+                                          "строки P. Какие позиции учитываются, решают целевые метки: позиция "
+                                          "учитывается, если её метка не равна −100. Если позиции учитываются в "
+                                          "функции потерь, их выходы получают градиент.", "markdown")])
+
+
 def test_a_forbidden_key_stays_in_the_softmax_in_every_language():
     """`masked_softmax` keeps a forbidden key in the sum with exp(−∞) = 0 (lib/attention.py). The rows of
     docs/words.md caught "does not enter the denominator", but the §5.9 quiz said "never enters the softmax" in all
