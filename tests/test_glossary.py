@@ -906,6 +906,32 @@ def test_a_check_of_a_section_is_not_called_an_exercises_test_in_chinese():
                                           "这道题的隐藏测试用随机权重；NaN 和 inf 要另行测试。", "markdown")])
 
 
+def test_enabled_positions_are_not_scored_positions_in_russian():
+    """«учитывается» is a position the loss scores (docs/glossary.md, scored / unscored; §1.8). §3.6 once wrote «Если
+    позиции учитываются, 春 в позиции 0 и 春 в позиции 1 получают разные строки P» for `use_positions=True` (read83
+    ru-35 C1). The row of docs/words.md catches that; enabled positions, and §1.8's positions scored by the loss,
+    pass."""
+    found = violations([("demo", "ru", "Если позиции учитываются, 春 в позиции 0 и 春 в позиции 1 получают разные "
+                                       "строки P.", "markdown")])
+    assert len(found) == 1 and "'Если позиции учитываются'" in found[0], found
+    assert not violations([("demo", "ru", "С включёнными позициями 春 в позиции 0 и 春 в позиции 1 получают разные "
+                                          "строки P. Какие позиции учитываются, решают целевые метки: позиция "
+                                          "учитывается, если её метка не равна −100. Если позиции учитываются в "
+                                          "функции потерь, их выходы получают градиент.", "markdown")])
+
+
+def test_every_token_gets_the_row_of_its_own_position_in_russian():
+    """A token in position t gets P[t] (lib/positions.py; `step` puts a token in position len(cache), lib/model.py).
+    The §5.3 quiz once wrote «К `<bos>`, как и к любому токену, прибавляется P[0]», which says every token gets P[0]
+    (read83 ru-35 C2). The row of docs/words.md catches that; `<bos>`'s P[0] beside any token's own row, and §3's
+    position 8 that wrapping sends to P[0], pass."""
+    found = violations([("demo", "ru", "К `<bos>`, как и к любому токену, прибавляется P[0].", "markdown")])
+    assert len(found) == 1 and "'любому токену, прибавляется P[0]'" in found[0], found
+    assert not violations([("demo", "ru", "К `<bos>` прибавляется P[0]\u00a0— так же, как к любому токену "
+                                          "прибавляется строка P его позиции. Две разные позиции делят одну строку: "
+                                          "позиция 8 получает P[0], строку начала текста", "markdown")])
+
+
 def test_a_forbidden_key_stays_in_the_softmax_in_every_language():
     """`masked_softmax` keeps a forbidden key in the sum with exp(−∞) = 0 (lib/attention.py). The rows of
     docs/words.md caught "does not enter the denominator", but the §5.9 quiz said "never enters the softmax" in all
