@@ -197,3 +197,30 @@ def test_the_plain_reshape_distractor_is_compared_with_the_reshape_only_split():
     rows = np.arange(T)[None, None, :, None]
     assert np.all(split_heads(time, H) == rows)                        # the split keeps every row at its time
     assert not np.all(time.reshape(B, H, T, d) == rows)               # reshape alone mixes them
+
+
+def test_the_residual_distractor_blames_future_rows_not_reading_across_time():
+    """read83 en-24 C1: the §4.2 question "Which of these layers would break causality?" explained its residual
+    distractor with "a sublayer that reads across time breaks causality by itself" (zh «跨时间读取的子层», ru «подслой,
+    читающий вдоль оси времени»), and causal attention reads across time and stays causal. Reading future rows is what
+    breaks it, so every language says so; the forwards below show both halves with lib."""
+    import numpy as np
+    from lib import checks
+    from lib.data import BOS, EOS
+    question = _asked_by("breaks_causality")
+    (why,) = [second for first, second in question.wrong if first.claim == "a residual connection"]
+    named = {"en": "reads future rows", "zh": "读取未来行", "ru": "читающий будущие строки"}
+    wrong = {"en": "across time", "zh": "跨时间", "ru": "вдоль оси времени"}
+    assert all(named[lang] in why[lang] and wrong[lang] not in why[lang] for lang in LANGUAGES), why.texts
+    model = checks.chapter_model()
+    ids, other = np.array([BOS, 3, 4, 5, 3, 4, 5, 4]), np.array([BOS, 3, 4, 5, 5, 3, 4, EOS])
+
+    def past_mean(x):                                                  # row i: the mean of rows 0..i
+        return np.cumsum(x, axis=-2) / np.arange(1, x.shape[-2] + 1)[:, None]
+
+    def change(sublayer):
+        return checks.future_change(lambda t: checks.forward_with(model, t, after=lambda x: x + sublayer(x)),
+                                    ids, other, 4)
+
+    assert change(past_mean) == 0                                      # reads across time, only the past: causal
+    assert change(checks.leaky_time_normalization) > 0                 # reads future rows: not causal

@@ -31,9 +31,9 @@ def r(x, digits=6):
 md(r"""
 ## 2.1 H independent heads, concatenated, then multiplied by $W_O$
 
-The simplest way to build multi-head attention is to run the single-head attention of §0.2, with the mask of §1, H times. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
+The simplest way to build multi-head attention is to run the single-head attention of §0.2 H times, each time with the mask of §1. Head h has three projection matrices of its own, each of shape $D \times d$: it projects the input to its own queries, keys and values of width d, runs the causal attention of §1 on them and returns a $T \times d$ output. The outputs of the H heads are concatenated in head order into a $T \times D$ array, which is then multiplied by the output projection $W_O$ ($D \times D$).
 
-The three $D \times d$ matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three $D \times D$ matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns $h \cdot d$ to $h \cdot d + d - 1$ of each. Below, a small random example (T = 5, D = 8, H = 2, so d = 4) is computed head by head with nothing but §1's `causal_attention`, and the result is compared with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
+The three $D \times d$ matrices of each head need not be stored separately. Placed side by side, the matrices of all H heads form three $D \times D$ matrices $W_Q$, $W_K$ and $W_V$, and head h uses columns $h \cdot d$ to $h \cdot d + d - 1$ of each. Below, we compute a small random example (T = 5, D = 8, H = 2, so d = 4) head by head, using nothing but §1's `causal_attention`. We then compare the result with `lib.attention.multi_head_attention`, which uses the split taught in §2.2.
 """)
 
 code(r"""
@@ -97,7 +97,7 @@ There is one rule to remember: **coordinate a of head h at position t is feature
 
 ![Splitting and merging heads: of the 8 features of one position, features 0 to 3 go to head 0 and 4 to 7 to head 1, so coordinate a of head h is feature h·d + a (d = 4); both heads attend over the same allowed set, each with its own softmax; their outputs are concatenated back in head order into 8 features and multiplied by W_O; a generic W_O mixes both heads into every output feature.](figures/heads.svg)
 
-To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. The value of an entry is its flat index in (b, t, c), where c is the feature (§0.4's notation), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
+To check the rule entry by entry we build an input in which every entry carries its own address: `x = np.arange(B*T*D).reshape(B, T, D)`. Each entry holds its own flat index in (b, t, c), where c is the feature (§0.4's notation), so one glance at a value tells where it came from. We take B = 2, T = 3, D = 8 and H = 2, hence d = 4 and 48 entries in all.
 """)
 
 code(r"""
@@ -132,11 +132,11 @@ assert ([origin(v)[1:] for v in heads[0, 1, :, 0]]
 """)
 
 md(r"""
-All 48 entries agree. In head 1 of sequence 0 the three rows are features 4 to 7 at t = 0, 1, 2: each row still belongs to one time step; it just holds a different group of coordinates.
+All 48 entries agree. In head 1 of sequence 0 the three rows are features 4 to 7 at t = 0, 1, 2: each row still belongs to one position; it just holds a different group of coordinates.
 
 ### A `reshape` with the right shape and the wrong contents
 
-A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into $H\cdot T$ pieces of length d puts pieces from **different time steps** into one head. The same entry-by-entry check catches it:
+A tempting shortcut is `x.reshape(B, H, T, d)`: the shape is the one we want, and it never raises an error. But `reshape` only re-reads memory in order, and in memory the T rows of D features lie one after another. Cutting that stream into $H\cdot T$ pieces of length d puts pieces from **different positions** into one head. The same entry-by-entry check catches it:
 """)
 
 code(r"""
@@ -157,15 +157,15 @@ assert np.array_equal(wrong.reshape(B, T, D), x)
 """)
 
 md(r"""
-The shape test passes, yet 32 of the 48 entries are in the wrong place. The first one: coordinate 0 of head 0 in the row for t = 1 should be feature 0 of time 1, but it holds feature 4 of **time 0**.
+The shape test passes, yet 32 of the 48 entries are in the wrong place. The first one: coordinate 0 of head 0 in the row for t = 1 should be feature 0 of position 1, but it holds feature 4 of **position 0**.
 
 Notice also what does **not** catch the bug: reshaping back with `wrong.reshape(B, T, D)` gives `x` exactly, so a round-trip test passes as well. Only a check that compares individual entries with the rule $h \cdot d + a$ finds the problem.
 
-Now let us see what happened to time. The two arrays below give, for every row of every head, the time step its contents came from, first for the correct split and then for the reshape-only one:
+Now let us see what happened to the positions. The two arrays below give, for every row of every head, the position its contents came from, first for the correct split and then for the reshape-only one:
 """)
 
 code(r"""
-#en (H, T): the time behind each row, sequence 0
+#en (H, T): the position behind each row, sequence 0
 time_right = np.unravel_index(heads[0], x.shape)[1][:, :, 0]
 time_wrong = np.unravel_index(wrong[0], x.shape)[1][:, :, 0]  # (H, T)
 print(time_right)
@@ -185,16 +185,16 @@ assert np.abs(right_out - wrong_out).max() > 0.1
 """)
 
 md(r"""
-With the correct split, row t of every head comes from time t. With the reshape-only split, the row that head 0 treats as t = 1 comes from time 0, and the row that head 1 treats as t = 0 comes from time 1. The causal mask still works on row numbers, but row numbers no longer mean time. Fed into attention, such a split runs without any error and simply produces the wrong output (the last number printed above is its largest difference from the correct output).
+With the correct split, row t of every head comes from position t. With the reshape-only split, the row that head 0 treats as t = 1 comes from position 0, and the row that head 1 treats as t = 0 comes from position 1. The causal mask still works on row numbers, but row numbers no longer mean positions. Fed into attention, such a split runs without any error and simply produces the wrong output (the last number printed above is its largest difference from the correct output).
 
-Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the time step its value came from, and its label gives that time t and the feature c (t0 c4 is feature 4 of time 0). On the left every row of every head has a single colour, matching its row number t; on the right only two of the six rows match their t.
+Figure 2.2 shows both layouts for sequence 0. Each cell is a slot (h, t, a); its colour is the position its value came from, and its label gives that position t and the feature c (t0 c4 is feature 4 of position 0). On the left every row of every head has a single colour, matching its row number t; on the right only two of the six rows match their t.
 """)
 
 code(r"""
 plots.head_layout_picture({"split_heads(x, H)": heads[0],
                            "x.reshape(B, H, T, d)": wrong[0]}, width=D)
 plt.show()
-""", alt="Two layouts of sequence 0, each cell a slot (h, t, a) coloured by the time its value came from. Left, split_heads: every row of a head has one colour, equal to t. Right, reshape only: colours mixed within a head.")
+""", alt="Two layouts of sequence 0, each cell a slot (h, t, a) coloured by the position its value came from. Left, split_heads: every row of a head has one colour, equal to t. Right, reshape only: colours mixed within a head.")
 
 md(r"""
 ## 2.3 Every head divides by $\sqrt d$ and normalises on its own
@@ -220,7 +220,7 @@ assert (abs(spread[0] - 2) < 0.03 and abs(spread[1] - 1) < 0.015
 md(r"""
 After scaling, the softmax also runs **per head**: for every head and every query i it normalises over the same allowed set (keys 0 to i).
 
-We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projected q, k and v into heads, compute each head's weights with `masked_softmax` and check two things: every row sums to 1 with zeros on the future, and weights times values equal what `lib.attention.causal_attention` returns.
+We keep the random example of §2.1 (T = 5, D = 8, H = 2). We split the projected q, k and v into heads, compute each head's weights with `masked_softmax` and check two things: every row sums to 1 and puts exactly 0 on future keys, and weights times values equal what `lib.attention.causal_attention` returns.
 """)
 
 code(r"""
@@ -258,13 +258,13 @@ md(r"""
 
 After attention the heads have shape $B \times H \times T \times d$. `merge_heads` moves the head axis back behind the time axis and concatenates the heads in their order into $B \times T \times D$, again with feature $h \cdot d + a$ = coordinate a of head h. Then comes the output projection, a $D \times D$ matrix $W_O$ without bias: `merged @ W_O`.
 
-Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output feature would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. Then the identity over blocks of rows checked in §2.1 reads:
+Without $W_O$ the concatenation only places the heads side by side: output features $h \cdot d$ to $h \cdot d + d - 1$ would be computed by head h alone, and within this layer no output feature would ever combine what two heads found. $W_O$ is where they meet. Write $y^{(h)}_t$ for the output of head h at position t (d numbers) and $W_O^{(h)}$ for rows $h \cdot d$ to $h \cdot d + d - 1$ of $W_O$. The block-of-rows identity checked in §2.1 then reads:
 
 $$y_t = \sum_h y^{(h)}_t \, W_O^{(h)}.$$
 
 Each block $W_O^{(h)}$ is $d \times D$, so every output feature *can* receive a contribution from every head. A generic $W_O$ mixes every head into every output feature; the identity does not.
 
-The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output features (head 0's block) and in the last d.
+The experiment below changes only head 1's values v and watches the output: once with $W_O = I$ (the identity, i.e. no $W_O$) and once with a random $W_O$. The two printed numbers are the largest change in the first d output features (head 0's block when $W_O = I$) and in the last d.
 """)
 
 code(r"""
@@ -356,7 +356,7 @@ assert np.abs(out_hand - out_lib).max() < 1e-12
 md(r"""
 ### After $W_O$ the output is no longer an average of values
 
-Each head's output is a weighted average of its values, so it stays inside their convex hull: here every value vector is a one-hot code (its coordinates are 0 or 1, and exactly one of them is 1), so every head's output has coordinates in [0, 1] that add up to 1. The concatenation holds H = 2 such blocks, so its four coordinates already add up to 2 before $W_O$. After $W_O$ the hull is left behind: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1. Only the negative entry shows what $W_O$ did; the sum of 2 was there before it. The output of a multi-head layer is a vector in feature space, not an average of values.
+Each head's output is a weighted average of its values, so it stays inside their convex hull. Here every value vector is a one-hot code (its coordinates are 0 or 1, and exactly one of them is 1). Every head's output therefore has coordinates in [0, 1] that add up to 1. The concatenation holds H = 2 such blocks, so its four coordinates already add up to 2 before $W_O$. After $W_O$ the output leaves the hull: both outputs have a negative entry, −1 in output 0 and $2\alpha - 1 \approx -0.339523$ in output 1. Only the negative entry shows what $W_O$ did; the sum of 2 was there before it. The output of a multi-head layer is a vector in feature space, not an average of values.
 """)
 
 code(r"""
@@ -563,7 +563,7 @@ This is what heads buy: each position can read several positions sharply at once
 """)
 
 md(r"""
-## 2.8 Each head has its own similarity, but in only d dimensions
+## 2.8 Each head has its own notion of similarity, but only in d dimensions
 
 The choice of H has two more consequences, one in its favour and one against. **For:** each head compares its own d coordinates through its own blocks of $W_Q$ and $W_K$, so each can have its own notion of which keys are similar. **Against:** at fixed D those are only d = D/H coordinates.
 
@@ -625,7 +625,7 @@ It is tempting to say "this head tracks syntax, that one the previous word". Not
 
 ## 2.10 Summary
 
-* Multi-head attention is H single-head computations on blocks of columns of $W_Q$, $W_K$ and $W_V$, concatenated and multiplied by $W_O$; the split form computes the same in a few full-width products.
+* Multi-head attention is H single-head computations on blocks of columns of $W_Q$, $W_K$ and $W_V$, concatenated and multiplied by $W_O$; the split form computes the same thing with a few full-width products.
 * `split_heads`: coordinate a of head h at position t is feature $h \cdot d + a$ at position t. Check layouts entry by entry: neither a shape test nor a round-trip test finds a missing axis swap.
 * Every head divides its scores by $\sqrt d$, the width of one head (not $\sqrt D$), and normalises over the same allowed set; the causal mask is the same for all heads.
 * `merge_heads` concatenates in head order; $W_O$ is where the heads meet, and after it the output is no longer a convex combination.

@@ -64,11 +64,11 @@ Let the input be $x_0,\dots,x_{T-1}$. We want to show that output row $i$ depend
 3. **Splitting heads.** This cuts the $D$ features of each position into $H$ pieces and moves the head axis in front of the time axis; no value leaves its position.
 4. **Causal attention.** Output row $i$ is $\sum_{j\le i}\alpha_{ij}v_j$, and the weights $\alpha_{ij}$ are computed from $q_i$ and $k_0,\dots,k_i$ only. Row $i$ therefore reads input rows $0$ to $i$.
 5. **Merging heads and the output projection $W_O$.** Merging undoes the split; $W_O$ mixes the heads' features within one position and adds no path across time.
-6. **Layers before and after attention.** Three more kinds of layer compute row $i$ from row $i$ alone, wherever they stand: a normalisation within each position (such as layer normalisation), a position-wise MLP, and a residual connection, which adds row $i$ of a sublayer's input to row $i$ of its output. A normalisation keeps this property only as long as its statistics are not taken across time (§4.7).
+6. **Layers before and after attention.** Three more kinds of layer compute row $i$ from row $i$ alone, wherever they stand: a normalisation within each position (such as layer normalisation), a position-wise MLP and a residual connection. A residual connection adds row $i$ of a sublayer's input to row $i$ of its output. A normalisation keeps this property only as long as its statistics are not taken across time (§4.7).
 
 Now argue by induction over the layers, numbered from 0. The input X of layer 0 satisfies the claim (step 1). If row $i$ of the input of layer $\ell$ depends only on $x_0,\dots,x_i$, then row $i$ of its output reads rows $0$ to $i$ of that input (attention) or row $i$ alone (every other step), and all of these depend only on $x_0,\dots,x_i$. That output is the input of layer $\ell + 1$, so a model with any number of layers stays causal.
 
-Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. We call these rows its *cone*, after the light cone of physics, which holds every event that can affect a given one and grows as it reaches into the past. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
+Figure 4.1 follows this induction for row $i = 2$ of a two-layer model. Read it from the top: row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention; each of those reads only the input rows at or before its own position; and input row $t$ comes from token $t$ alone. So at every layer below, row 2 can depend only on rows 0 to 2. We call these rows its *cone*, after the past light cone of physics: the events that can affect a given one. That cone grows the further back it reaches, so only the idea carries over, not the shape. This cone never grows: however many layers are stacked, it holds rows 0 to 2 at every layer, and the future of row 2 (positions 3 and 4) stays outside it.
 
 ![The structural argument as a picture: five positions BOS 春 风 春 雨, from bottom to top the tokens, the input X = E plus P, layer 0 and layer 1. Row 2 of layer 1 reads rows 0 to 2 of layer 0 through attention, and these read rows 0 to 2 of the input; so in every layer below it only rows 0 to 2 lie in its cone, while rows 3 and 4 are its future, which it reads at no layer.](figures/cone.svg)
 
@@ -126,7 +126,7 @@ assert result.passed
 md(r"""
 ## 4.5 How a test can pass vacuously
 
-Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` fails it. The third compares no position at all, and it is refused with an error.
+Here are three common ways to "pass" without testing anything. In the first two, the model under test and its negative control both show a prefix change of 0: the test is void, and `check_causality` fails it. The third compares no position at all, and `future_change` refuses it with an error.
 
 **Degenerate input.** The replacement token has a different id but the same vector. We put `<bos>` at the last position and replace it by `风`: the id goes from 1 to 5, but the two embedding rows are identical and the position is the same, so the model sees no change in its input at all.
 """)
@@ -393,7 +393,7 @@ md(r"""
 
 * The **structural argument** shows that a model is causal whenever each step of each layer either works position by position or reads only $j \le i$. It covers every input, but only the design.
 * The **future-perturbation test** detects errors in actual code: fix the prefix, change every future position, compare all prefix outputs. It covers the real code, but only the inputs tried.
-* The test must run with its **negative control**: with the mask off it has to see a change, or else a degenerate input or a constant output lets it pass vacuously; a comparison of no position at all is refused outright.
+* The test must run with its **negative control**: with the mask off it has to see a change. Without that control, a degenerate input or a constant output would let the test pass vacuously. A comparison of no position at all is refused outright.
 * Perturb with finite values only: a NaN or inf at a future position contaminates the prefix through $0 \cdot \text{NaN} = \text{NaN}$, and a perfectly causal model appears to leak.
 * Looking at the attention weights above the diagonal is not enough: a normalisation over the time axis leaks the future while the weights are perfectly correct.
 * Everything concerns one forward pass with fixed parameters: dropout must be off or run with a fixed seed, and a change caused by a training step is not a leak.

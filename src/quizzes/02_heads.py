@@ -144,7 +144,7 @@ section("splitting",
                   (T("Reshaping back and comparing with x", claim="round trip"),
                    T("The round trip gives x exactly and finds nothing."))],
            witness=finds_missing_swap),
-    order(T("Put the steps of the correct split in order."),
+    order(T("Put the steps in order, from the projection to attention in every head."),
           steps=[T("Project to (B, T, D)"),
                  T("`reshape` to (B, T, H, d)"),
                  T("Swap the T and H axes: (B, H, T, d)"),
@@ -296,7 +296,7 @@ def heads_redundant(claim):
 
 
 section("Example 1",
-    number(T("In Example 1, query 1 gives key 0 the weight α = 1/(1 + exp(1/√2)) in both heads. What is α, to 3 decimals?"),
+    number(T("In Example 1, query 1 gives key 0 the weight α = 1/(1 + exp(1/√2)) in both heads. What is α, to three decimal places?"),
            answer=A, tolerance=0.0006, shown=f"{A:.3f}",
            why=T("Query 1's scores are [0, 1/√2] in both heads."),
            wrong=[(0.67, T("That is the weight of key 1, 1 − α.")),
@@ -489,7 +489,7 @@ def favourites_at_width_1(value):
     return max(len(set(s.argmax(axis=1).tolist())) for s in q @ k.swapaxes(-1, -2)) == value
 
 
-section("own similarity",
+section("own notion of similarity",
     choose(T("In the example of §2.8, which keys does head 1 find for query 3, the second 春?"),
            right=T("Key 2, the position just before", claim={2}),
            why=T("Head 1 turns its query back by 60°, so it matches the position t − 1."),
@@ -542,7 +542,7 @@ section("nameable role",
     choose(T("Does the split itself give each head a nameable role?"),
            right=T("No: it only gives each head its own subspace and its own softmax"),
            why=T("What a head does is decided by training; several heads may learn much the same thing."),
-           wrong=[(T("Yes: each head gets one linguistic phenomenon"),
+           wrong=[(T("Yes: each head is assigned one linguistic phenomenon"),
                    T("Nothing in the structure asks for that.")),
                   (T("The more heads, the clearer the roles"),
                    T("More heads only mean narrower subspaces."))],

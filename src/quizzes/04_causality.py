@@ -125,7 +125,7 @@ section("structural argument",
            wrong=[(T("A position-wise MLP", claim="a position-wise MLP"),
                    T("It uses row i alone.")),
                   (T("A residual connection: row i of a sublayer's input added to row i of its output", claim="a residual connection"),
-                   T("The addition reads row i only. A sublayer that reads across time breaks causality by itself, with or without the residual."))],
+                   T("The addition reads row i only. A sublayer that reads future rows breaks causality by itself, with or without the residual."))],
            witness=breaks_causality),
 )
 
