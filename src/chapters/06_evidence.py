@@ -15,14 +15,14 @@ md(r"""
 | 2 | future-perturbation test: change of the first two rows | 0.0 | future-perturbation test | §4.3 |
 | 3 | the same test with the mask off (negative control) | 39.77 | future-perturbation test | §4.4 |
 | 4 | right padding removed / replaced by `<unk>`: change at the real positions | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the replacement is new here) |
-| 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
+| 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument / counter-example | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 
 Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example. Here it also shows that $W_O$ produces a negative entry: no weighted average of this example's values could have one, since all their coordinates lie in [0, 1] (§2.5).
 * **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the outputs of the model of §4.1 at the prefix positions do not move, while those of the negative control, the same model with the mask off, move by about 39.77. The control's change shows that the test can see a leak at all.
-* **A structural argument** (nos. 4 and 5) derives from the architecture alone a statement that holds for every input; the numbers only illustrate it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). With positions added, the same swap changes the last row by 0.0471 (no. 5).
+* **A structural argument** (nos. 4 and 5) uses the architecture alone to prove a statement about every input; the numbers only illustrate it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it. The with-positions half of no. 5 is not an illustration but a counter-example: it marks where the argument stops. With positions added, the same swap changes the last row by 0.0471, the example of §3.4.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: feeding the tokens one at a time through the cache gives the same outputs as the full forward pass, and resetting the position to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. Each check runs on one small example.
