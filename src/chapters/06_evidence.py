@@ -147,7 +147,7 @@ The cell below prints one line per recomputed check: its number, the value from 
 
 No. 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of no. 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the outputs at the real positions of the padded input with those of the same text without padding.
 
-Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides each dot product by $\sqrt{d}$ after summing it, and it sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. Since any difference is rounding error, the cell prints whether it stays within the bound, not the difference itself.
+Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides each dot product by $\sqrt{d}$ after summing it, and it sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. If both routes are correct, they differ only by such rounding, so the cell prints, instead of each difference, whether it stays within $10^{-14}$ times the plain-Python value; a larger difference would mean a mistake in one of the two routes.
 """)
 
 code(r"""
