@@ -53,10 +53,13 @@ def still_seen(lines):
 
 
 ZH_SEEN = still_seen(LINES["zh"])
+ZH_PERCENT = [round(100 * share, 1) for share in ZH_SEEN[:2]]      # the shares the explanation gives
 
 
 def characters_until_no_held_out_line_is_seen(k):
     assert 0.5 < ZH_SEEN[0] < 1
+    # one decimal writes each share exactly (62.5 and 12.5, not 62 and 12): what a learner who counts gets
+    assert all(abs(100 * share - shown) < 1e-9 for share, shown in zip(ZH_SEEN, ZH_PERCENT))
     return min(j for j, share in enumerate(ZH_SEEN, 1) if share == 0) == k
 
 
@@ -80,7 +83,7 @@ section("not a floor for the language",
     number(T("What is the smallest prefix length p at which no held-out line of the Chinese text begins with the same p characters as any training line?"),
            answer=3,
            why=T("After one character, {one}% of the held-out lines still begin like some training line; after two, {two}%; after three, none: counting has nothing left to say.",
-                 one=round(100 * ZH_SEEN[0]), two=round(100 * ZH_SEEN[1])),
+                 one=ZH_PERCENT[0], two=ZH_PERCENT[1]),
            wrong=[(1, T("After one character, most held-out lines still begin like some training line.")),
                   (13, T("13 is C, one more than the longest line."))],
            witness=characters_until_no_held_out_line_is_seen),
