@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so a small distance to $\mathcal{L}^*$ meant there was little left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) on verse in this edition's language, once with the mask and once without. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and says what each file leaves out. The three texts:
+§7 trained the decoder on the mirror language, a corpus that offers two aids that real text lacks. First, a model that had learned the rule came close to the causal bound $\mathcal{L}^*$ of §7.2, so a small distance to $\mathcal{L}^*$ meant there was little left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) on verse in this edition's language, once with the mask and once without. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and says what each file leaves out. The three texts:
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -30,7 +30,7 @@ from lib.decoder import Decoder, train
 """)
 
 md(r"""
-## 8.1 The texts, and why $\mathcal{L}^*$ is not a floor for the language
+## 8.1 The texts, and why $\mathcal{L}^*$ is not a bound for the language
 
 Each line of a file is one line of verse, except in the Chinese text, where it is a couplet of two five-character lines. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1.2), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each of them:
 
@@ -77,7 +77,7 @@ The argument of §7.2 still holds. No line occurs twice, so the best a causal mo
 
 But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. The second printed row of each text gives, for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters are also the start of some training line. It shows how quickly the counting argument of §7.2 runs out of data: after eight characters almost no held-out line still matches the start of a training line, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
 
-What remains are reference points, not floors. The third row shows two of them and one more number:
+What remains are reference points, not bounds: losses to compare with, which a model may well go below. The third row shows two of them and one more number:
 
 1. $\ln \lvert\mathcal V\rvert$, the loss of a uniform guess;
 2. the loss of the unigram model (character frequencies) on the held-out lines: it counts the characters of the training lines, with every count raised by 1 so that no character gets probability 0;
@@ -139,7 +139,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Each model is trained five times, with initialisation seeds 0 to 4 and, for each run, a batch seed one larger; at each seed both models start from the same parameters and see the same batches. The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half as many as in §7, because these lines are longer: up to $C - 1$ characters, compared with 7 in the mirror language. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Each model is trained five times, with initialisation seeds 0 to 4 and, for each run, a batch seed one larger; at each seed both models start from the same parameters and see the same batches. The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half as many as in §7, because these lines are longer: up to $C - 1$ characters, compared with 7 in the mirror language. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the causal bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""
@@ -350,7 +350,7 @@ The likely reason lies in the unmasked model's training: at every position the a
 md(r"""
 ## 8.4 Summary
 
-* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed. So the fact that the masked model's loss stays above five times $\mathcal{L}^*$ says nothing about what it has left to learn.
+* On real text the argument of §7.2 gives only the causal bound $\mathcal{L}^*$, the loss of learning the training lines by heart. A bound for the language itself cannot be computed. So the fact that the masked model's loss stays above five times $\mathcal{L}^*$ says nothing about what it has left to learn.
 * A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The unmasked model's loss with the future hidden shows the leak at every seed on each text: it is more than 2 above the masked model's, even though the unmasked model's training loss and held-out loss, computed as it was trained, are both lower.
 * What the models write shows the same: the masked model's lines have the shape of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.

@@ -63,8 +63,8 @@ def characters_until_no_held_out_line_is_seen(k):
     return min(j for j, share in enumerate(ZH_SEEN, 1) if share == 0) == k
 
 
-section("not a floor for the language",
-    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 for these lines? (3 decimals)",
+section("not a bound for the language",
+    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the causal bound L* of §8.1 for these lines? (3 decimals)",
              n=EN_SCORED),
            answer=EN_BOUND, tolerance=0.0006,
            shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.3f}",
@@ -72,9 +72,9 @@ section("not a floor for the language",
            wrong=[(round(math.log(len(EN_VOCAB)), 4), T("That is ln |𝒱|, the loss of a uniform guess.")),
                   (0, T("Only a model that reads the answer gets near 0."))],
            witness=memorisation_bound),
-    choose(T("A masked model reaches the bound L* of §8.1 on the training lines. What has it learned?"),
+    choose(T("A masked model reaches the causal bound L* of §8.1 on the training lines. What has it learned?"),
            right=T("The training lines by heart: every other line gets probability 0", claim="by heart"),
-           why=T("That is why the bound is not a floor for the language: every held-out line is new, and such a model cannot write it."),
+           why=T("That is why L* is not a bound for the language: every held-out line is new, and such a model cannot write it."),
            wrong=[(T("The language of the verse", claim="the language"),
                    T("None of the held-out lines is among the training lines, and the model gives each of them probability 0.")),
                   (T("Nothing: the bound is a uniform guess", claim="uniform"),
