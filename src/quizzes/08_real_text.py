@@ -215,7 +215,7 @@ def why_it_repeats(claim):
 
 section("Letting them write",
     choose(T("Why do both models write without a KV cache?"),
-           right=T("The unmasked model cannot use one: each new token changes the old positions' residual stream after layer 0, so layer 1's stored keys and values would go stale", claim="old positions change"),
+           right=T("The unmasked model cannot: each new token changes the residual stream at the old positions after layer 0, so the stored keys and values of layer 1 would go stale", claim="old positions change"),
            why=T("For the masked model the cache would change nothing (§7.5), so both write the same way."),
            wrong=[(T("A cache would give the unmasked model the same results", claim="it can"),
                    T("Only the stored keys and values of layer 0 would stay valid: they come from the embedding. Those of layer 1 and above come from the residual stream after layer 0, which each new token changes at the old positions when there is no mask (§7.3).")),
