@@ -5,24 +5,24 @@
 md(r"""
 # 6 Four kinds of evidence
 
-§1–§5 supported their claims with four kinds of evidence, and each kind answers a different question. This section puts six of their checks in one table and recomputes them.
+§1–§5 supported their claims with four kinds of evidence. This section puts six of their checks in one table and recomputes them.
 
 ## 6.1 Six checks, four kinds of evidence
 
 | no. | what is checked | value | kind of evidence | taught in |
 | --- | --- | --- | --- | --- |
 | 1 | row 1 of the two-head output for `<bos> 春`, without positions, computed by hand | $[1, 1, 2\alpha-1, 1-2\alpha]$, $\alpha \approx 0.330238$ | hand computation | §2.5 |
-| 2 | future-perturbation test: change of the first two rows | 0.0 | future-perturbation test | §4.3 |
-| 3 | the same test with the mask off (negative control) | 39.77 | future-perturbation test | §4.4 |
+| 2 | change of the first two rows of `<bos> 春 雨` when `雨` becomes `<unk>` | 0.0 | future-perturbation test | §4.3 |
+| 3 | the same change with the mask off (negative control) | 39.77 | future-perturbation test | §4.4 |
 | 4 | right padding removed / replaced by `<unk>`: change at the real positions | $< 10^{-12}$ / $< 10^{-12}$ | structural argument | §1.8 (the replacement is new here) |
-| 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument | §3, §3.4 |
+| 5 | last-row difference after swapping the first two tokens, without / with positions | $< 10^{-12}$ / 0.0471 | structural argument / counter-example | §3, §3.4 |
 | 6 | cache vs. the full forward pass / error after resetting the position to 0 | $< 10^{-12}$ / 0.0875 | equivalence test | §5.2, §5.3 |
 
 Each kind does what the others cannot:
 
 * **Hand computation** (no. 1) confirms every step of a small example. Here it also shows that $W_O$ produces a negative entry: no weighted average of this example's values could have one, since all their coordinates lie in [0, 1] (§2.5).
 * **A future-perturbation test with a negative control** (nos. 2 and 3) looks for leaks in real code: the outputs of the model of §4.1 at the prefix positions do not move, while those of the negative control, the same model with the mask off, move by about 39.77. The control's change shows that the test can see a leak at all.
-* **A structural argument** (nos. 4 and 5) derives from the architecture alone a statement that holds for every input; the numbers only illustrate it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it (a deliberately narrow claim: see §3.4). With positions added, the same swap changes the last row by 0.0471 (no. 5).
+* **A structural argument** (nos. 4 and 5) uses the architecture alone to prove a statement about every input; the numbers only illustrate it. Right padding lies in the future of every real query, and without positions one layer's last row cannot see a swap of the tokens before it. The with-positions half of no. 5 is not an illustration but a counter-example: it marks where the argument stops. With positions added, the same swap changes the last row by 0.0471, the example of §3.4.
 * **An equivalence test** (no. 6) confirms that two computations that should agree do: feeding the tokens one at a time through the cache gives the same outputs as the full forward pass, and resetting the position to 0 shows that the comparison can see a position mistake.
 
 The cell below recomputes all six on the model of §4.1. Each check runs on one small example.
@@ -83,7 +83,7 @@ md(r"""
 
 All the numbers above come from `lib`, and only no. 1 is checked against something outside it: a formula worked out by hand. That check would catch a wrong scale factor, but not every bug. Suppose `lib` split the features into heads by interleaving them instead of taking them in blocks. This example would still give the hand-computed rows, and the cache would still agree with the full forward pass, since the cached step splits the same way. The other assertions compare one use of `lib` with another, or with values that `lib` itself once printed, so they too would miss a bug that `lib` has always had. This subsection therefore adds a route that shares no code with `lib`'s NumPy implementation.
 
-§3.4 computed the last row of the layer with `lib/plain_python.py`, a module that uses only lists, loops and the `math` module, and imports nothing else. Its `input_rows` adds the token and position rows. Its `read` computes what one query reads: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. As §4.2 showed, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below does just that. The `positions` argument of `layer_py` (passed on to `input_rows`) reproduces the reset-to-zero bug of §5.3 directly: with `positions=[0, 1, 0]` the third token reads the keys and values of positions 0 and 1 and its own, wrongly placed, row. That is exactly what the faulty cached step reads.
+§3.4 computed the last row of the layer with `lib/plain_python.py`, a module that uses only lists, loops and the `math` module, and imports nothing else. Its `input_rows` adds the token and position rows. Its `read` computes what one query reads: the scaled dot products of each head, a softmax with the largest score subtracted, the weighted sum, and the heads joined and multiplied by $W_O$. As §4.2 showed, row $i$ of the causal layer is what query $i$ reads from rows $0$ to $i$; in the negative control, query $i$ reads every row. `layer_py` below builds the layer this way: its argument `causal` chooses between rows $0$ to $i$ and every row. The `positions` argument of `layer_py` (passed on to `input_rows`) reproduces the reset-to-zero bug of §5.3 directly: with `positions=[0, 1, 0]` the third token reads the keys and values of positions 0 and 1, and its own row, built with the wrong position. That is exactly what the faulty cached step reads.
 
 The tables are the model's own, turned into lists: the two routes share the data, not the code.
 """)
@@ -147,7 +147,7 @@ The cell below prints one line per recomputed check: its number, the value from 
 
 No. 4 is not recomputed in plain Python: its numbers only illustrate the structural argument of §1.8. Its "replaced" half repeats the test of no. 2 on other inputs: the two inputs differ only after the real positions. Its "removed" half compares the outputs at the real positions of the padded input with those of the same text without padding.
 
-Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides each dot product by $\sqrt{d}$ after summing it, and it sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. Since any difference is rounding error, the cell prints whether it stays within the bound, not the difference itself.
+Both routes compute the same function, but not in the same order, so they round at different points: `lib` scales the query before the dot product and uses NumPy matrix products, which round as they add up the terms. The plain-Python code divides each dot product by $\sqrt{d}$ after summing it, and it sums with `math.fsum`, which rounds each sum only once, at the end. The last digit or two may therefore differ. If both routes are correct, they differ only by such rounding, so the cell prints, instead of each difference, whether it stays within $10^{-14}$ times the plain-Python value; a larger difference would mean a mistake in one of the two routes.
 """)
 
 code(r"""
@@ -168,7 +168,7 @@ md(r"""
 * **One layer only.** There is no normalisation, position-wise MLP or residual connection. Causality over many layers follows from the structural argument of §4.2 (an induction over layers), and §5.5 checked the cache on a two-layer model with random parameters. A complete multi-layer model is not tested in code until §7.
 * **Hand-chosen parameters suit hand computation, not testing.** With $W_Q$, $W_K$, $W_V$ all identity matrices and a symmetric $W_O$, the arithmetic can be done by hand, but some mistakes become invisible, for instance using $W_Q$ where $W_K$ belongs. The cell below tries two such mistakes: first $W_Q$ and $W_K$ swapped, then $W_O$ transposed. For each it prints one line: the change on the model of §4.1, then on a model with random parameters.
 
-  On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show at once. That is why §4 and §5 repeat their checks on random models.
+  On the model of §4.1 both mistakes change the output by 0.0. Its query and key projections are both the identity, so swapping them changes nothing; its $W_O$ is symmetric, so transposing it changes nothing either. On the random model both mistakes show up at once, with changes of about 1.70 and 0.90. That is why §4 and §5 repeat their checks on random models.
 """)
 
 code(r"""
@@ -199,9 +199,9 @@ md(r"""
 
 A full decoder keeps the learned absolute positions, adds pre-LN residual blocks (layer normalisation before each sublayer) and a position-wise MLP with biases and GELU, and trains all parameters together with a cross-entropy loss. §7 builds a small model of this kind in NumPy and trains it. Two things then matter:
 
-* **Run the causality checks again on the whole model.** A check that one layer passed says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks even though the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
+* **Run the causality checks again on the whole model.** A check passed by one layer says nothing about code added later: a normalisation layer, the pipeline that cuts the data into windows, the cache. The time-axis normalisation of §4.7 leaks even though the attention itself is correct. `lib.checks.check_causality` takes any forward function, so it applies to the whole model unchanged.
 * **Save the head count and the vocabulary with the parameters; never feed more tokens than the position table has rows.** The parameters mean something only together with the head count and the vocabulary: change either alone and the same numbers describe a different function, or a model that cannot run at all. The table length needs no separate record: it is the number of rows of P, and it caps the length of the input. The cell below shows three cases: a changed vocabulary, a changed head count, and an input longer than the table.
-  * **The vocabulary.** A vocabulary built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. Row 5 of the old token embedding table is the vector of `风`. Text encoded with the new vocabulary therefore gives `雪` the vector of `风`, and the new id of `风`, 6, lies outside the old table of 6 rows.
+  * **The vocabulary.** A vocabulary built from `春雨风雪` is sorted by code point, so `雪` takes id 5 and `风` moves to id 6. Row 5 of the old token embedding table is the vector of `风`. Fed text encoded with the new vocabulary, the old model therefore reads `雪` as `风`, and it cannot read `风` at all: its new id, 6, lies outside the old table of 6 rows.
   * **The head count.** The same matrices cut into 1 head instead of 2 compute a different output.
   * **The table length.** A position table of 8 rows cannot take a 9th token.
 """)

@@ -8,7 +8,7 @@
 md(r"""
 # 8 The payoff: real text
 
-§7 trained the decoder on the mirror language, a corpus that offers two aids real text lacks. First, a model that had learned the language came close to the bound $\mathcal{L}^*$, so a small distance to $\mathcal{L}^*$ meant there was little left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) on verse in this edition's language, once with the mask and once without. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and says what each file leaves out. The three texts:
+§7 trained the decoder on the mirror language, a corpus that offers two aids that real text lacks. First, a model that had learned the rule came close to the causal bound $\mathcal{L}^*$ of §7.2, so a small distance to $\mathcal{L}^*$ meant there was little left to learn. Second, a rule said at once whether a generated line was right. This section trains the same decoder ($D=16$, $H=2$, $L=2$; Adam, learning rate 0.01, 300 steps, five seeds) on Shakespeare's Sonnets 1–20, once with the mask and once without. Then it lets both models write. All three texts ship with the course in `lib/corpus/`; its README gives their sources (all in the public domain) and says what each file leaves out. The three texts:
 
 | edition | text | lines | characters |
 | --- | --- | --- | --- |
@@ -30,7 +30,7 @@ from lib.decoder import Decoder, train
 """)
 
 md(r"""
-## 8.1 The texts, and why $\mathcal{L}^*$ is not a floor for the language
+## 8.1 The texts, and why $\mathcal{L}^*$ is not a bound for the language
 
 Each line of a file is one line of verse, except in the Chinese text, where it is a couplet of two five-character lines. As in §7.2, some lines never appear in training; here every eighth line is held out (§7.2 held out every seventh). The vocabulary is built from the training lines (§1.2), so a character that occurs only in held-out lines becomes `<unk>`. The cell below reads all three texts and prints, for each of them:
 
@@ -75,9 +75,9 @@ assert couplets == [True, False, False]
 md(r"""
 The argument of §7.2 still holds. No line occurs twice, so the best a causal model can do is to give every training line the same probability, one over the number of training lines. As in §7.2, no causal model can bring the loss below $\mathcal{L}^*$: the number of training lines times the natural logarithm of that number, divided by the number of scored targets (in §7.2, 216 lines and 1666 scored targets: $216 \ln 216 / 1666$). The cell below computes it both ways for each text, as §7.2 did: with this formula, and by counting which targets follow each prefix.
 
-But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. The second printed row of each text gives, for $p = 1, \dots, 8$, the share of held-out lines whose first $p$ characters are also the start of some training line. It shows how quickly the counting argument of §7.2 runs out of data: after eight characters almost no held-out line still matches the start of a training line, and counting which characters follow each prefix has nothing more to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
+But $\mathcal{L}^*$ is the loss of a model that has learned the training lines by heart and gives every other line probability 0. In the mirror language the rule level, 0.7169, came close to it (0.6969); here no such level exists, and none of the reference points below comes anywhere near it. For $p = 1, \dots, 8$, the second printed row of each text gives the share of held-out lines whose first $p$ characters also begin some training line. It shows how quickly the counting argument of §7.2 runs out of data. After eight characters (three in the Chinese text), almost no held-out line still begins like a training line, so counting what follows each prefix has nothing left to say. The lowest loss a causal model could reach on the language of the verse, rather than on these lines, cannot be computed: it would take the true probability of every possible line.
 
-What remains are reference points, not floors. The third row shows two of them and one more number:
+What remains are reference points, not bounds: losses to compare with, which a model may well go below. The third row shows two of them and one more number:
 
 1. $\ln \lvert\mathcal V\rvert$, the loss of a uniform guess;
 2. the loss of the unigram model (character frequencies) on the held-out lines: it counts the characters of the training lines, with every count raised by 1 so that no character gets probability 0;
@@ -122,7 +122,7 @@ assert [round(ref[4], 3) for ref in reference.values()] == [0.079, 0, 0.001]
 """)
 
 md(r"""
-From here on, the models train on the text in the language of this edition.
+From here on, the models train on the English text.
 """)
 
 code(r"""
@@ -139,7 +139,7 @@ held_inputs, held_targets = collate(held_out, vocab)
 md(r"""
 ## 8.2 Training with and without the mask
 
-Each model is trained five times, with initialisation seeds 0 to 4 and, for each run, a batch seed one larger; at each seed both models start from the same parameters and see the same batches. The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half as many as in §7, because these lines are longer: up to $C - 1$ characters, compared with 7 in the mirror language. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
+Each model is trained five times, with initialisation seeds 0 to 4 and, for each run, a batch seed one larger; at each seed both models start from the same parameters and see the same batches. The five runs train side by side as one stack of five decoders (`Decoder.stack`, as in the code of §7.3). A batch holds 16 lines, half as many as in §7, because these lines are longer: up to $C - 1$ characters, compared with 7 in the mirror language. Figure 8.1 shows the batch loss at every training step $\tau$ for the ten runs, with the causal bound $\mathcal{L}^*$ (dashed) and $\ln \lvert\mathcal V\rvert$ (dotted).
 """)
 
 code(r"""
@@ -196,7 +196,7 @@ plt.show()
 """, alt="Ten training curves, the batch loss on a logarithmic axis against the training step. The five masked runs (causal=True) fall from about ln |V| and stay well above the dashed line of the bound L*; the five unmasked runs (causal=False) fall further, most of them far below the masked runs. A dotted line marks ln |V|.")
 
 md(r"""
-The masked model's loss stays above five times $\mathcal{L}^*$ at every step and every seed, on each of the three texts (each language's page checks this on its own text). In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn, except which lines the corpus happens to leave out. Here the distance says nothing: the bound measures memorising these lines, not knowing the language.
+The masked model's batch loss stays above five times $\mathcal{L}^*$ at every step and every seed, on each of the three texts; each language's page asserts this for its own text. In §7 a loss 0.03 above the bound meant that the model had learned the rule and had nothing useful left to learn, except which lines the corpus happens to leave out. Here the distance says nothing: the bound measures memorising these lines, not knowing the language.
 
 The cell below prints one row per seed, with these columns:
 
@@ -263,18 +263,18 @@ assert np.all(held[True] < unigram) == (PAGE in "en ru".split())
 md(r"""
 At every seed, on each of the three texts:
 
-* the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, as long as it is computed the way the model was trained. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
+* the unmasked model's training loss is below the masked model's, and so is its loss on the held-out lines, provided that this loss is computed the way the model was trained, with the whole line in view. A held-out set alone does not catch the leak: the held-out lines were never trained on, but their targets are still in the input;
 * with the future hidden, its loss on the held-out lines is more than 2 above the masked model's. This is the number that matters when the model writes, since the next character of a line does not exist until the model has written it.
 
-A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model's loss over all training lines goes below $\mathcal{L}^*$ at all five seeds on the Russian text, at four on the English one, and at none on the Chinese one. A single batch loss can still dip below the bound, on every text: the bound holds for the loss over all training lines, not for a batch of 16 of them. Of the unmasked model's 1500 batch losses (300 steps at each of five seeds), more than a hundred fall below $\mathcal{L}^*$ on the English text and on the Russian one, but only one on the Chinese text, at the last step of seed 1. Figure 8.1 shows those of this edition's text.
+A loss below $\mathcal{L}^*$ still proves that the model reads the future, as in §7; but a model that reads the future need not go below it. The unmasked model's loss over all training lines goes below $\mathcal{L}^*$ at all five seeds on the Russian text, at four on the English one, and at none on the Chinese one. A single batch loss can still dip below the bound, on every text: the bound holds for the loss over all training lines, not for a batch of 16 of them. Of the unmasked model's 1500 batch losses (300 steps at each of five seeds), more than a hundred fall below $\mathcal{L}^*$ on the English text and on the Russian one, but only one on the Chinese text, at the last step of seed 1. Figure 8.1 shows them for this edition's text.
 
-On the held-out lines, the masked model beats the unigram model on the English and Russian texts, but not on the Chinese one. Most characters there occur only a few times, and 8% of the held-out lines' characters never occur in training, so what a model of this size learns from about 500 couplets carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
+On the held-out lines, the masked model beats the unigram model on the English and Russian texts, but not on the Chinese one. Most characters there occur only a few times, and 8% of the held-out lines' characters never occur in training. What a model of this size learns from about 500 couplets therefore carries over poorly to lines it has not read. What it does learn is the form of a line, as §8.3 shows.
 """)
 
 md(r"""
 ## 8.3 Letting them write
 
-Each model now writes (generates, as §7.3 calls it) 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw falls within $10^{-10}$ of a boundary between two tokens in the cumulative probabilities, so that the lines written do not depend on the last digits of the arithmetic.
+Each model now writes (generates, as §7.3 calls it) 40 lines per seed, starting from `<bos>` and sampling every character from the softmax of its logits (temperature 1) until `<eos>` or the end of the position table. The unmasked model cannot use a KV cache (§7.3), so both write without one; for the masked model this changes nothing (§7.5). The cell also checks that no random draw lands within $10^{-10}$ of a boundary between two tokens' cumulative probabilities, so that the lines written cannot depend on rounding in the last digits.
 
 The cell prints:
 
@@ -342,7 +342,7 @@ assert (by_seed[True][:, 1].max() < 3 * in_text
 """, tags=("page-text",))
 
 md(r"""
-At seed 0 the masked model's lines are far from poetry, but they have the shape of the text's lines; the unmasked model's lines are full of repeated characters. Two numbers measure that shape: the mean length of a line, and how often a character repeats the one before it. The rows printed for each seed give both numbers. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the previous character at a rate of the same order as the text does (less than three times as often); the unmasked model repeats it more than ten times as often.
+At seed 0 the masked model's lines are far from poetry, but they have the shape of the text's lines; the unmasked model's lines are full of repeated characters. Two numbers measure that shape: the mean length of a line, and how often a character repeats the one before it. The rows printed for each seed give both numbers. At every seed, on each of the three texts, the masked model's lines are on average within a fifth of the text's mean line length. The masked model repeats the previous character less than three times as often as the text does; the unmasked model does so more than ten times as often.
 
 The likely reason lies in the unmasked model's training: at every position the answer sat in the next position of the input, and the model learned to read it there. When it writes, the next position does not exist yet, and the nearest input it can read is the character it has just written.
 """)
@@ -350,7 +350,7 @@ The likely reason lies in the unmasked model's training: at every position the a
 md(r"""
 ## 8.4 Summary
 
-* On real text the argument of §7.2 gives only the bound $\mathcal{L}^*$, the loss of learning the training lines by heart. The floor of the language itself cannot be computed. So the fact that the masked model's loss stays above five times $\mathcal{L}^*$ says nothing about what it has left to learn.
+* On real text the argument of §7.2 gives only the causal bound $\mathcal{L}^*$, the loss of learning the training lines by heart. A bound for the language itself cannot be computed. So the fact that the masked model's loss stays above five times $\mathcal{L}^*$ says nothing about what it has left to learn.
 * A loss below $\mathcal{L}^*$ proves a leak, but a leaking model need not go below it. The unmasked model's loss with the future hidden shows the leak at every seed on each text: it is more than 2 above the masked model's, even though the unmasked model's training loss and held-out loss, computed as it was trained, are both lower.
 * What the models write shows the same: the masked model's lines have the shape of the text's; the unmasked model repeats the character it has just written more than ten times as often as the text does.
 * The mask makes training and writing the same task: every position learns from the past alone, because when the model writes, the past is all there is.

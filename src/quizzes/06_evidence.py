@@ -96,7 +96,7 @@ section("Six checks",
            wrong=[(T("Because they use the same input"),
                    T("They do share an input, but that is not why they belong together: the control is what gives the 0.0 its meaning.")),
                   (T("They need not be read together", claim="each stands alone"),
-                   T("Without the control, 0.0 proves nothing."))],
+                   T("Without the control, the 0.0 proves nothing."))],
            witness=numbers_2_and_3),
     choose(T("What is the strength of the future-perturbation test, and what is its limit?"),
            right=T("It checks the real code, but only on the inputs tried", claim="the real code, the inputs tried"),
@@ -257,7 +257,7 @@ def random_models_because(claim):
 
 
 section("do not prove",
-    choose(T("Why are identity Q/K/V projections only for hand computation?"),
+    choose(T("Why are identity Q/K/V projections suitable only for hand computation?"),
            right=T("They hide a whole class of mistakes, such as W_Q used where W_K belongs", claim="they hide mistakes"),
            why=T("On the §4.1 model such a swap changes the output by 0.0; on a random model it shows at once."),
            wrong=[(T("Identities are numerically unstable"),

@@ -53,15 +53,18 @@ def still_seen(lines):
 
 
 ZH_SEEN = still_seen(LINES["zh"])
+ZH_PERCENT = [round(100 * share, 1) for share in ZH_SEEN[:2]]      # the shares the explanation gives
 
 
 def characters_until_no_held_out_line_is_seen(k):
     assert 0.5 < ZH_SEEN[0] < 1
+    # one decimal writes each share exactly (62.5 and 12.5, not 62 and 12): what a learner who counts gets
+    assert all(abs(100 * share - shown) < 1e-9 for share, shown in zip(ZH_SEEN, ZH_PERCENT))
     return min(j for j, share in enumerate(ZH_SEEN, 1) if share == 0) == k
 
 
-section("not a floor for the language",
-    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the bound L* of §8.1 for these lines? (3 decimals)",
+section("not a bound for the language",
+    number(T("The English text has 245 training lines, and they hold {n} scored targets. What is the causal bound L* of §8.1 for these lines? (3 decimals)",
              n=EN_SCORED),
            answer=EN_BOUND, tolerance=0.0006,
            shown=f"245 ln 245 / {EN_SCORED} ≈ {EN_BOUND:.3f}",
@@ -69,9 +72,9 @@ section("not a floor for the language",
            wrong=[(round(math.log(len(EN_VOCAB)), 4), T("That is ln |𝒱|, the loss of a uniform guess.")),
                   (0, T("Only a model that reads the answer gets near 0."))],
            witness=memorisation_bound),
-    choose(T("A masked model reaches the bound L* of §8.1 on the training lines. What has it learned?"),
+    choose(T("A masked model reaches the causal bound L* of §8.1 on the training lines. What has it learned?"),
            right=T("The training lines by heart: every other line gets probability 0", claim="by heart"),
-           why=T("That is why the bound is not a floor for the language: every held-out line is new, and such a model cannot write it."),
+           why=T("That is why L* is not a bound for the language: every held-out line is new, and such a model cannot write it."),
            wrong=[(T("The language of the verse", claim="the language"),
                    T("None of the held-out lines is among the training lines, and the model gives each of them probability 0.")),
                   (T("Nothing: the bound is a uniform guess", claim="uniform"),
@@ -80,7 +83,7 @@ section("not a floor for the language",
     number(T("What is the smallest prefix length p at which no held-out line of the Chinese text begins with the same p characters as any training line?"),
            answer=3,
            why=T("After one character, {one}% of the held-out lines still begin like some training line; after two, {two}%; after three, none: counting has nothing left to say.",
-                 one=round(100 * ZH_SEEN[0]), two=round(100 * ZH_SEEN[1])),
+                 one=ZH_PERCENT[0], two=ZH_PERCENT[1]),
            wrong=[(1, T("After one character, most held-out lines still begin like some training line.")),
                   (13, T("13 is C, one more than the longest line."))],
            witness=characters_until_no_held_out_line_is_seen),
@@ -212,7 +215,7 @@ def why_it_repeats(claim):
 
 section("Letting them write",
     choose(T("Why do both models write without a KV cache?"),
-           right=T("The unmasked model cannot use one: each new token changes the old positions' residual stream after layer 0, so layer 1's stored keys and values would go stale", claim="old positions change"),
+           right=T("The unmasked model cannot: each new token changes the residual stream at the old positions after layer 0, so the stored keys and values of layer 1 would go stale", claim="old positions change"),
            why=T("For the masked model the cache would change nothing (§7.5), so both write the same way."),
            wrong=[(T("A cache would give the unmasked model the same results", claim="it can"),
                    T("Only the stored keys and values of layer 0 would stay valid: they come from the embedding. Those of layer 1 and above come from the residual stream after layer 0, which each new token changes at the old positions when there is no mask (§7.3).")),
