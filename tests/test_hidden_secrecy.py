@@ -322,3 +322,16 @@ def test_the_probe_finds_a_key_where_it_can_read_one(tmp_path):
     (tmp_path / "left-behind.txt").unlink()
     with pytest.raises(RuntimeError, match="the key: no"):
         space["causal_allowed"](1, 1)
+    # it searches again at every call: a key written after a call, into a new file or over a file it has
+    # read before (the same size, so that only the file's times say that it changed), is found at the next
+    (tmp_path / "later.txt").write_text(f"x={key}\n")
+    with pytest.raises(RuntimeError, match="the key: yes"):
+        space["causal_allowed"](1, 1)
+    (tmp_path / "later.txt").unlink()
+    (tmp_path / "same-size.txt").write_text("x=" + "0" * 64 + "\n")
+    with pytest.raises(RuntimeError, match="the key: no"):
+        space["causal_allowed"](1, 1)
+    with open(tmp_path / "same-size.txt", "r+") as f:
+        f.write(f"x={key}\n")
+    with pytest.raises(RuntimeError, match="the key: yes"):
+        space["causal_allowed"](1, 1)
