@@ -175,7 +175,7 @@ MISTAKES = {
          "is zeroed afterwards; normalise over the allowed keys only",
          "normalised before masking"),
         ("no-max", ('no-max-subtraction',), "1.5",
-         "large scores give nan or inf: the row's largest (allowed) score is not subtracted before exp, so exp "
+         "large scores give NaN or inf: the row's largest (allowed) score is not subtracted before exp, so exp "
          "overflows",
          "no max subtraction"),
         ("max-over-all", ('max-over-all-entries',), "1.10",
@@ -183,7 +183,7 @@ MISTAKES = {
          "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
         ("max-over-array", ('max-over-whole-array',), "1.5",
-         "a row whose scores all lie far below another row's gives nan: the maximum is taken over the whole "
+         "a row whose scores all lie far below another row's gives NaN: the maximum is taken over the whole "
          "array, so that row's exps all become 0. Subtract each row's own maximum, "
          "`masked.max(axis=-1, keepdims=True)`",
          "max over the whole array"),
@@ -354,7 +354,7 @@ MISTAKES = {
          "no mask"),
         ("diagonal-hidden", ('loose-for-strict@causal_future:key_position > query_position',
                              'one-less@causal_future:key_position > query_position'), "1.7",
-         "the first row is nan: the mask forbids the diagonal as well (a `<` where `≤` belongs), so the first "
+         "the first row is NaN: the mask forbids the diagonal as well (a `<` where `≤` belongs), so the first "
          "position has no key to read",
          "diagonal forbidden"),
         ("reshape-only", ('reshape-without-transpose@split_heads:',), "2.2",
@@ -709,7 +709,7 @@ MISTAKES = {
          "keep the axis with keepdims=True",
          "keepdims left out"),
         ("no-eps", ('eps-dropped',), "4.7",
-         "a constant row gives nan (0 divided by 0): the eps is left out; divide by √(σ² + eps)",
+         "a constant row gives NaN (0 divided by 0): the eps is left out; divide by √(σ² + eps)",
          "eps left out"),
         ("two-axes-only", ('newaxis-for-keepdims',), "4.7",
          "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
@@ -770,7 +770,7 @@ MISTAKES = {
     "cache-2": _mistakes(
         "cache-2",
         ("no-max", ('no-max-subtraction',), "1.5",
-         "large scores give nan: the largest score is not subtracted before exp, so exp overflows; subtract "
+         "large scores give NaN: the largest score is not subtracted before exp, so exp overflows; subtract "
          "each row's maximum first",
          "no max subtraction"),
         ("attends-before-append", ('read-before-append',), "5.1",
@@ -955,7 +955,7 @@ MISTAKES = {
          "must the backward pass",
          "variance over D−1"),
         ("no-eps", ('eps-dropped',), "7.7",
-         "a constant row gives nan or inf: the eps is left out of ρ = 1/√(σ² + eps); keep it as the forward pass "
+         "a constant row gives NaN or inf: the eps is left out of ρ = 1/√(σ² + eps); keep it as the forward pass "
          "does",
          "eps left out"),
         ("batch-axis-only", ('batch-axis-only',), "7.7",

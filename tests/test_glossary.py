@@ -266,6 +266,17 @@ def test_the_check_finds_what_it_looks_for():
     assert "'5..7'" in found[3]
 
 
+def test_nan_is_written_nan_in_prose_in_every_language():
+    """Prose writes NaN, as grading.feedback.hidden.nan does; `nan` is NumPy's spelling, in code font only. Seven
+    diagnoses and a test label once wrote "the first row is nan" (audit23 POT-1); the row is case-sensitive, so NaN
+    and the code passes."""
+    for lang, text in (("en", "the first row is nan: the mask"), ("zh", "第一行是 nan：掩码"),
+                       ("ru", "первая строка\u00a0— nan: маска")):
+        assert len(violations([("demo", lang, text, "message")])) == 1, (lang, text)
+        assert not violations([("demo", lang, text.replace("nan", "NaN"), "message")])
+        assert not violations([("demo", lang, text.replace("nan", "`nan`"), "message")])
+
+
 def test_plain_python_is_the_only_name_for_python_without_numpy():
     """docs/glossary.md says "plain Python"; §6 once wrote "pure-Python" five times (read68 en C1). Both spellings
     of "pure Python" are caught, and "plain Python", the module `plain_python` and code font pass."""
