@@ -632,7 +632,7 @@ MISTAKES = {
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@future_perturbation_change(control'), "4.4",
          "`\"causal\"` and `\"blind\"` are swapped. When the control moves, the test can see a leak, so a model that "
          "shows no change is `\"causal\"`; when the control does not move either, the test is `\"blind\"`",
-         "causal and blind swapped"),
+         "\"causal\" and \"blind\" swapped"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "a change within tol counts as a change (tol is not used, or not for every comparison): compare the "
          "model's change and the control's with tol, not with 0",
@@ -866,7 +866,7 @@ MISTAKES = {
            "missing at the end",
          "forgot W_O"),
         ("ignores-causal", ('argument-ignored',), "6.2",
-         "the mask stays on with causal=False: the causal "
+         "the mask stays on with `causal=False`: the `causal` "
            "argument has no effect",
          "causal ignored"),
         ("not-divisible-accepted", ('dropped-check@attention_py:',), "2.2",
@@ -1063,7 +1063,7 @@ MISTAKES = {
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@prefix_change(lambda'), "4.4",
          "`\"causal\"` and `\"blind\"` are swapped. When the control moves, the test can see a leak, so a model that "
          "shows no change is `\"causal\"`; when the control does not move either, the test is `\"blind\"`",
-         "causal and blind swapped"),
+         "\"causal\" and \"blind\" swapped"),
         ("one-token", ('index-for-slice', 'index-for-slice-both-sides'), "4.3",
          "only the token at `prefix_length` is changed: a model that reads a later token slips through. Change "
          "every token from `prefix_length` on",
@@ -1077,7 +1077,7 @@ MISTAKES = {
          "above tol: compare with `>`, not `>=`",
          "a tie at tol counts as a leak"),
         ("control-first", ('control-first',), "4.4",
-         "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
+         "a model that leaks is called `\"blind\"` when the control shows nothing. The control is asked first, but "
          "it only matters when the model under test itself shows no change: test the model under test first",
          "control asked first"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
