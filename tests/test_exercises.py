@@ -502,7 +502,7 @@ FAILURES = {
              {"zh": "返回了 None", "en": "returned None", "ru": "вернула None"}),
     "string": (returns_text, "mask-2", "zeros-3x3",
                {"zh": "类型不对：应为 NumPy 数组，实际是 字符串", "en": "wrong type: expected a NumPy array, got a string",
-                "ru": "Ожидалось: массив NumPy; получено: строка"}),
+                "ru": "неверный тип (ожидалось: массив NumPy; получено: строка)"}),
     "raises": (crashes, "mask-2", "zeros-3x3",
                {"zh": "你的函数抛出了 ValueError", "en": "your function raised ValueError",
                 "ru": "ваша функция выбросила исключение ValueError"}),
