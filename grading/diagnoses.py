@@ -175,7 +175,7 @@ MISTAKES = {
          "is zeroed afterwards; normalise over the allowed keys only",
          "normalised before masking"),
         ("no-max", ('no-max-subtraction',), "1.5",
-         "large scores give nan or inf: the row's largest (allowed) score is not subtracted before exp, so exp "
+         "large scores give NaN or inf: the row's largest (allowed) score is not subtracted before exp, so exp "
          "overflows",
          "no max subtraction"),
         ("max-over-all", ('max-over-all-entries',), "1.10",
@@ -183,7 +183,7 @@ MISTAKES = {
          "forbidden entries, so every allowed exp becomes 0. Take the maximum over allowed scores only",
          "max over forbidden entries"),
         ("max-over-array", ('max-over-whole-array',), "1.5",
-         "a row whose scores all lie far below another row's gives nan: the maximum is taken over the whole "
+         "a row whose scores all lie far below another row's gives NaN: the maximum is taken over the whole "
          "array, so that row's exps all become 0. Subtract each row's own maximum, "
          "`masked.max(axis=-1, keepdims=True)`",
          "max over the whole array"),
@@ -354,7 +354,7 @@ MISTAKES = {
          "no mask"),
         ("diagonal-hidden", ('loose-for-strict@causal_future:key_position > query_position',
                              'one-less@causal_future:key_position > query_position'), "1.7",
-         "the first row is nan: the mask forbids the diagonal as well (a `<` where `≤` belongs), so the first "
+         "the first row is NaN: the mask forbids the diagonal as well (a `<` where `≤` belongs), so the first "
          "position has no key to read",
          "diagonal forbidden"),
         ("reshape-only", ('reshape-without-transpose@split_heads:',), "2.2",
@@ -565,8 +565,8 @@ MISTAKES = {
          "being compared, and even a causal model seems to leak",
          "perturbation one too early"),
         ("with-position", ('one-more@:position',), "4.3",
-         "the compared rows include position itself, which reads the changed token; compare rows "
-         "0 … position−1 only",
+         "the compared rows include row `position` itself, which reads the changed token; compare rows "
+         "0 … `position − 1` only",
          "one row too many compared"),
         ("perturbs-one-late", ('one-more@future_perturbation_change:position:',), "4.3",
          "the future is changed from one position too late: a model that reads just the next token slips "
@@ -581,7 +581,7 @@ MISTAKES = {
          "a fixed replacement token"),
         ("last-prefix-row", ('last-row-only',), "4.3",
          "only the last prefix row is compared: a leak may show only in earlier rows; compare every row "
-         "0 … position−1",
+         "0 … `position − 1`",
          "compared the last row only"),
         ("signed", ('no-abs', 'no-abs-other-order'), "4.3",
          "the change is not taken in absolute value: a change "
@@ -592,14 +592,14 @@ MISTAKES = {
          "(`ids[..., position:]`)",
          "changed the prefix"),
         ("first-axis", ('without-ellipsis',), "4.3",
-         "in a batch (B, T), whole sequences are replaced: index the last axis, ids[..., position:]",
+         "in a batch (B, T), whole sequences are replaced: index the last axis, `ids[..., position:]`",
          "replaced whole sequences"),
         ("mean", ('mean-for-max@future_perturbation_change:',), "4.3",
          "the function returns the mean change, not the largest. A leak may move one number of one row only, and a mean "
-         "hides it: report the largest absolute change of rows 0 … position−1",
+         "hides it: report the largest absolute change of rows 0 … `position − 1`",
          "mean instead of max"),
         ("sum", ('sum-for-max@future_perturbation_change:',), "4.3",
-         "the changes are added up. Report the largest absolute change of rows 0 … position−1 instead",
+         "the changes are added up. Report the largest absolute change of rows 0 … `position − 1` instead",
          "sum instead of max"),
         ("whole-sequence", ('whole-sequence-perturbed@future_perturbation_change:',), "4.3",
          "every token is replaced, the prefix too: then even a causal model's prefix rows change. Replace only "
@@ -607,7 +607,7 @@ MISTAKES = {
          "changed the prefix too"),
         ("compares-future", ('other-side-of-split@future_perturbation_change::position',), "4.3",
          "the future rows are compared instead of the prefix rows: they change even in a causal model; "
-         "compare rows 0 … position−1",
+         "compare rows 0 … `position − 1`",
          "compared the future rows"),
     ),
     "causal-2": _mistakes(
@@ -632,7 +632,7 @@ MISTAKES = {
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@future_perturbation_change(control'), "4.4",
          "`\"causal\"` and `\"blind\"` are swapped. When the control moves, the test can see a leak, so a model that "
          "shows no change is `\"causal\"`; when the control does not move either, the test is `\"blind\"`",
-         "causal and blind swapped"),
+         "\"causal\" and \"blind\" swapped"),
         ("ignores-tol", ('threshold-zero', 'argument-ignored@perturbation_verdict:'), "4.3",
          "a change within tol counts as a change (tol is not used, or not for every comparison): compare the "
          "model's change and the control's with tol, not with 0",
@@ -709,7 +709,7 @@ MISTAKES = {
          "keep the axis with keepdims=True",
          "keepdims left out"),
         ("no-eps", ('eps-dropped',), "4.7",
-         "a constant row gives nan (0 divided by 0): the eps is left out; divide by √(σ² + eps)",
+         "a constant row gives NaN (0 divided by 0): the eps is left out; divide by √(σ² + eps)",
          "eps left out"),
         ("two-axes-only", ('newaxis-for-keepdims',), "4.7",
          "the function works for 2-D (T, D) input only: [:, None] restores the reduced axis only there; use "
@@ -770,7 +770,7 @@ MISTAKES = {
     "cache-2": _mistakes(
         "cache-2",
         ("no-max", ('no-max-subtraction',), "1.5",
-         "large scores give nan: the largest score is not subtracted before exp, so exp overflows; subtract "
+         "large scores give NaN: the largest score is not subtracted before exp, so exp overflows; subtract "
          "each row's maximum first",
          "no max subtraction"),
         ("attends-before-append", ('read-before-append',), "5.1",
@@ -866,7 +866,7 @@ MISTAKES = {
            "missing at the end",
          "forgot W_O"),
         ("ignores-causal", ('argument-ignored',), "6.2",
-         "the mask stays on with causal=False: the causal "
+         "the mask stays on with `causal=False`: the `causal` "
            "argument has no effect",
          "causal ignored"),
         ("not-divisible-accepted", ('dropped-check@attention_py:',), "2.2",
@@ -955,7 +955,7 @@ MISTAKES = {
          "must the backward pass",
          "variance over D−1"),
         ("no-eps", ('eps-dropped',), "7.7",
-         "a constant row gives nan or inf: the eps is left out of ρ = 1/√(σ² + eps); keep it as the forward pass "
+         "a constant row gives NaN or inf: the eps is left out of ρ = 1/√(σ² + eps); keep it as the forward pass "
          "does",
          "eps left out"),
         ("batch-axis-only", ('batch-axis-only',), "7.7",
@@ -1051,11 +1051,11 @@ MISTAKES = {
         "dec-4",
         ("perturbs-one-late", ('one-more@diagnose:prefix_length:',), "4.3",
          "the future is changed from one position too late: a model that reads just the next token slips "
-         "through; change every token from prefix_length on",
+         "through; change every token from `prefix_length` on",
          "perturbation starts one late"),
         ("drops-last-prefix-row", ('prefix-drops-tail@diagnose:', 'one-less@diagnose::prefix_length'), "4.3",
          "the last row of the prefix is not compared: a leak of the next token shows only there; compare rows "
-         "0 … prefix_length−1",
+         "0 … `prefix_length − 1`",
          "last prefix row not compared"),
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
          "the function never returns `\"blind\"`. Also run the negative control, which is the same model without the mask",
@@ -1063,42 +1063,42 @@ MISTAKES = {
         ("verdicts-swapped", ('last-two-verdicts-swapped', 'negated-comparison@prefix_change(lambda'), "4.4",
          "`\"causal\"` and `\"blind\"` are swapped. When the control moves, the test can see a leak, so a model that "
          "shows no change is `\"causal\"`; when the control does not move either, the test is `\"blind\"`",
-         "causal and blind swapped"),
+         "\"causal\" and \"blind\" swapped"),
         ("one-token", ('index-for-slice', 'index-for-slice-both-sides'), "4.3",
-         "only the token at prefix_length is changed: a model that reads a later token slips through. Change "
-         "every token from prefix_length on",
+         "only the token at `prefix_length` is changed: a model that reads a later token slips through. Change "
+         "every token from `prefix_length` on",
          "perturbed one token only"),
         ("last-row", ('last-row-only',), "4.3",
          "only the last prefix row is compared: a leak may show in earlier rows only. Compare every row "
-         "0 … prefix_length−1",
+         "0 … `prefix_length − 1`",
          "compared the last row only"),
         ("tie-counts-as-leak", ('loose-for-strict@prefix_change(forward) > tol',), "4.3",
          "a change exactly equal to tol counts as a leak (with tol = 0, even no change at all). A leak is a change "
          "above tol: compare with `>`, not `>=`",
          "a tie at tol counts as a leak"),
         ("control-first", ('control-first',), "4.4",
-         "a model that leaks is called \"blind\" when the control shows nothing. The control is asked first, but "
+         "a model that leaks is called `\"blind\"` when the control shows nothing. The control is asked first, but "
          "it only matters when the model under test itself shows no change: test the model under test first",
          "control asked first"),
         ("control-is-forward", ('control-is-the-model',), "4.4",
          "the negative control is the forward pass under test itself: the control is the same model without the "
-         "mask (model.forward(ids, causal=False))",
+         "mask (`model.forward(ids, causal=False)`)",
          "the control is the model under test"),
         ("fixed-token", ('constant-write',), "4.5",
          "the future is replaced by a fixed token: where the original tokens already are that token, the "
          "perturbation changes nothing; make every future token change (the next id, say)",
          "a fixed replacement token"),
         ("prefix-equals-T", ('one-more@diagnose:1 <= prefix_length < T', 'dropped-check@diagnose:'), "4.3",
-         "prefix_length = T is not "
+         "`prefix_length = T` is not "
            "refused: there is no future to change, so raise a ValueError",
          "accepted prefix_length = T"),
         ("with-position", ('one-more@diagnose::prefix_length',), "4.3",
          "the compared rows include "
-           "prefix_length itself, which reads a changed token",
+           "row `prefix_length` itself, which reads a changed token",
          "one row too many compared"),
         ("compares-future", ('other-side-of-split@diagnose::prefix_length',), "4.3",
          "the future rows are compared instead of the prefix rows: they change even in a causal model; "
-         "compare rows 0 … prefix_length−1",
+         "compare rows 0 … `prefix_length − 1`",
          "compared the future rows"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          *_FIRST_AXIS_FOR_TIME),
@@ -1108,7 +1108,7 @@ MISTAKES = {
          "no % vocab_size"),
         ("whole-sequence", ('whole-sequence-perturbed@diagnose:',), "4.3",
          "every token is changed, the prefix too: then even a causal model's prefix logits move, and it is called "
-         "leaking. Change only the tokens from prefix_length on",
+         "leaking. Change only the tokens from `prefix_length` on",
          "changed the prefix too"),
     ),
 }

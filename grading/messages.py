@@ -61,7 +61,7 @@ MESSAGES = texts("grading.messages", {
                            "{names}.",
     "case_timeout": "the test “{case}” did not finish within {seconds} s",
     "total_timeout": "the submission used up its total time limit of {seconds} s",
-    "kernel_died": "{function}: the kernel stopped during the tests ({reason})",
+    "kernel_died": "{function}: the tests did not finish; {reason}",
     "kernel_failed": "the notebook could not be run: {reason}",
     "call_failed": "the grader could not call {function}: {error}",
     "no_result": "the test “{case}” returned no readable result",

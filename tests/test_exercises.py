@@ -172,6 +172,47 @@ def test_points_agree_with_the_rubric_and_the_headings():
             assert stated and int(stated.group(1)) == e.points, (e.id, lang, headings[0])
 
 
+def heading_problems(exercise, lang, headings):
+    """How the ``headings`` of ``exercise`` (each a notebook's "## <id>: … (N points)" line) fail to say its grader
+    title (``grading.exercise.<id>.title``) in ``lang``: after the id and its colon, the same words, starting in
+    lower case where the language has case, then the points."""
+    title = exercise.title[lang]
+    words = title if lang == "zh" else title[:1].lower() + title[1:]
+    colon = "：" if lang == "zh" else ": "
+    found = []
+    for heading in headings:
+        named = re.sub(r"\s*" + HEADING_POINTS[lang] + r"\s*$", "", heading)
+        if named != f"## {exercise.id}{colon}{words}":
+            found.append(f"{exercise.id} [{lang}]: the heading {heading!r} does not name the title {title!r}")
+    return found
+
+
+def test_each_heading_names_its_exercise_by_the_graders_title():
+    """The exercise and solution notebooks name an exercise with its grader title (audit23 REM-1: "Fixing the split"
+    in the grader, "fix the split" in the notebook)."""
+    found = []
+    for e in EXERCISES.values():
+        for lang in LANGUAGES:
+            headings = []
+            for kind in ("exercises", "solutions"):
+                nb = json.loads((ROOT / kind / lang / f"{e.notebook}.ipynb").read_text(encoding="utf-8"))
+                headings += [line for c in nb["cells"] if c["cell_type"] == "markdown"
+                             for line in "".join(c["source"]).splitlines()
+                             if re.match(rf"## {re.escape(e.id)}\b", line)]
+            assert len(headings) == 2, (e.id, lang, headings)
+            found += heading_problems(e, lang, headings)
+    assert not found, "\n".join(found)
+
+
+def test_the_heading_check_can_fail():
+    """Negative control: the old heads-1 heading and a capital after the colon are named; the right one passes."""
+    e = EXERCISES["heads-1"]
+    assert e.title["en"] == "Fixing the split"
+    assert not heading_problems(e, "en", ["## heads-1: fixing the split (1 point)"])
+    assert len(heading_problems(e, "en", ["## heads-1: fix the split (1 point)",
+                                          "## heads-1: Fixing the split (1 point)"])) == 2
+
+
 def test_the_rubric_check_can_fail(monkeypatch):
     points, _ = rubric()
     assert "mask-1" in points and len(points) == len(EXERCISES)
@@ -502,7 +543,7 @@ FAILURES = {
              {"zh": "返回了 None", "en": "returned None", "ru": "вернула None"}),
     "string": (returns_text, "mask-2", "zeros-3x3",
                {"zh": "类型不对：应为 NumPy 数组，实际是 字符串", "en": "wrong type: expected a NumPy array, got a string",
-                "ru": "Ожидалось: массив NumPy; получено: строка"}),
+                "ru": "неверный тип (ожидалось: массив NumPy; получено: строка)"}),
     "raises": (crashes, "mask-2", "zeros-3x3",
                {"zh": "你的函数抛出了 ValueError", "en": "your function raised ValueError",
                 "ru": "ваша функция выбросила исключение ValueError"}),

@@ -266,6 +266,18 @@ def test_the_check_finds_what_it_looks_for():
     assert "'5..7'" in found[3]
 
 
+def test_nan_is_written_nan_in_prose_in_every_language():
+    """Prose writes NaN, as grading.feedback.hidden.nan does; `nan` is NumPy's spelling, in code font only. Seven
+    diagnoses and a test label once wrote "the first row is nan" (audit23 POT-1); the row is case-sensitive, so NaN
+    passes, and so do code font and a value in a formula, as lib's docstrings write it (0 * nan = nan)."""
+    for lang, text in (("en", "the first row is nan: the mask"), ("zh", "第一行是 nan：掩码"),
+                       ("ru", "первая строка\u00a0— nan: маска")):
+        assert len(violations([("demo", lang, text, "message")])) == 1, (lang, text)
+        assert not violations([("demo", lang, text.replace("nan", "NaN"), "message")])
+        assert not violations([("demo", lang, text.replace("nan", "`nan`"), "message")])
+    assert not violations([("lib/attention.py", "en", "a NaN even in the future: 0 * nan = nan", "code")])
+
+
 def test_plain_python_is_the_only_name_for_python_without_numpy():
     """docs/glossary.md says "plain Python"; §6 once wrote "pure-Python" five times (read68 en C1). Both spellings
     of "pure Python" are caught, and "plain Python", the module `plain_python` and code font pass."""

@@ -4098,13 +4098,16 @@ def test_the_translators_guide_shows_a_real_entry_and_finds_a_cell_by_its_id():
 
 def test_an_exercise_title_stands_in_course_po_and_in_its_heading():
     """docs/translating.md: an exercise's title is an interface text, `grading.exercise.<id>.title`, and the heading
-    of the exercise in its solved source says it again in the page's words (read58 T L17); no test ties the two,
-    since even their English differs ("Fixing the split", "fix the split")."""
+    of the exercise in its solved source says it again in the same words (read58 T L17; audit23 REM-1, when the
+    English still differed: "Fixing the split", "fix the split"), which tests/test_exercises.py compares."""
     from grading.exercises import EXERCISES
     from tools import i18n
     assert ("An exercise's title appears twice: in `course.po` (`grading.exercise.<id>.title`, the name the grader "
-            "gives it) and, in the page's own words, in the exercise's heading in `solutions.po`.") \
+            "gives it) and in the exercise's heading in `solutions.po`, in the same words") \
         in flat("docs", "translating.md")
+    assert "`tests/test_exercises.py` compares them: change both together." in flat("docs", "translating.md")
+    assert "def test_each_heading_names_its_exercise_by_the_graders_title():" in \
+        (ROOT / "tests" / "test_exercises.py").read_text(encoding="utf-8")
     keys = {m.context for m in i18n.read(i18n.template_path()) if m.id}
     solved = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "src" / "solutions").glob("ex*.py"))
     for exercise_id in EXERCISES:

@@ -136,7 +136,7 @@ def _mask3_public():
              label="row sums off by 1e-12 (within the tolerance)"),
         Case("loose-atol", (loose, allowed), {"atol": 1e-3},
              label="a looser tolerance, atol=1e-3"),
-        Case("nan", (with_nan, allowed), label="a nan among the weights (invalid)"),
+        Case("nan", (with_nan, allowed), label="a NaN among the weights (invalid)"),
         Case("tiny-forbidden-weight", (tiny_forbidden, allowed),
              label="a weight of 1e-12 on a forbidden entry (invalid)"),
         Case("zero-on-allowed-key", (zero_on_allowed, allowed),

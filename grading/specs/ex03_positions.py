@@ -192,7 +192,7 @@ EXERCISES = [
     ),
     exercise(
         id="pos-2", function="embed_backward", points=2,
-        title="The embedding's backward pass: a scatter-add",
+        title="The backward pass of the embedding, a scatter-add",
         reference=positions.embed_backward, answer="grading.references.embed_backward",
         forbidden=("lib.model.AttentionModel",),
         public=_pos2_public, hidden=_pos2_hidden,

@@ -305,7 +305,7 @@ EXERCISES = [
     ),
     exercise(
         id="causal-4", function="feature_norm", points=2,
-        title="The fix: normalising over features",
+        title="The fix, normalising over features",
         reference="grading.references.feature_norm",
         forbidden=("lib.checks.feature_normalization", "grading.models.feature_norm", "grading.models.NormalisedModel"),
         public=_causal4_public, hidden=_causal4_hidden,

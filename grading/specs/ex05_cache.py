@@ -177,7 +177,7 @@ EXERCISES = [
     ),
     exercise(
         id="cache-3", function="cache_error", points=2,
-        title="The cache checked against the full forward pass",
+        title="The cache and the full forward pass",
         reference="grading.references.cache_error", forbidden=("lib.checks.cache_error", "lib.checks.incremental_forward"),
         public=_cache3_public, hidden=_cache3_hidden,
         hidden_kinds={

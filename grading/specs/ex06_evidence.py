@@ -60,7 +60,7 @@ def _evidence1_hidden(rng):
 EXERCISES = [
     exercise(
         id="evidence-1", function="attention_py", points=4,
-        title="An independent check in plain Python",
+        title="Multi-head attention in plain Python",
         reference="grading.references.attention_py", forbidden_modules=("numpy", "lib"),
         public=_evidence1_public, hidden=_evidence1_hidden,
         hidden_kinds={

@@ -48,7 +48,7 @@ assert (wrong[0, 1, :2] // D == [[1, 1], [2, 2]]).all()
 md("""
 Row 0 of head 1 holds features of position 1, and its row 1 features of position 2. The causal mask lets row 0 read only row 0, but in head 1 that row already holds data from position 1. The shape is valid and the mask is right. Yet once the heads are merged back correctly, position 0's output contains data from position 1: information leaks all the same. `reshape` cuts blocks in memory order, so it mixes the time axis with the head axis. The right way is to split the last axis into `(H, d)` first, which gives `(B, T, H, d)`, and then move the head axis in front of the time axis.
 
-## heads-1: fix the split (1 point)
+## heads-1: fixing the split (1 point)
 
 `split_heads(x, n_heads)` turns `(..., T, D)` into `(..., H, T, d)` so that coordinate `a` of head `h` is the original feature `h·d + a`. A width `D` that `n_heads` does not divide raises `ValueError`. The `reshape` line is given; write the check before it and the line that swaps the axes after it.
 """)
@@ -71,7 +71,7 @@ md("""
 """, tags=("solution",))
 
 md("""
-## heads-2: merge the heads (2 points)
+## heads-2: merging the heads (2 points)
 
 Write `merge_heads(x)`: it turns `(..., H, T, d)` back into `(..., T, H·d)`, the exact inverse of `split_heads`, with the heads concatenated in their original order. An input with fewer than three axes raises `ValueError`.
 """)
