@@ -6,7 +6,7 @@ md(r"""
 
 In §1 a single attention head read all D features of every allowed position. Multi-head attention splits the width of the queries, keys and values into H blocks of width d = D/H, and each head computes its own attention on one block, over the **same** allowed set. Every head still reads all D input features, through its own d columns of $W_Q$, $W_K$ and $W_V$ (§2.1). The time axis stays as it is: head h at position t still reads only positions 0 to t. What changes is which coordinates are compared and which coordinates are mixed.
 
-Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once.
+Why do it? A softmax gives each query a total weight of 1. One head can put nearly all of it on one key; but if a query needs one thing from each of two positions, a single softmax can only split its weight between them and hand back a blend of the two values. H heads give each query H softmaxes, so it can read H positions sharply at once. §2.7 computes such a case, once with two heads and once with one.
 
 The notation is that of §0.4.
 """)

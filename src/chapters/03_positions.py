@@ -48,7 +48,7 @@ print(E.shape, P.shape)
 """)
 
 md(r"""
-**The opening example: a swap one layer cannot see without positions**
+## The opening example: a swap one layer cannot see without positions
 
 Take the one-layer model `lib.model.AttentionModel` with the tables E and P above, H = 2, identity $W_Q$, $W_K$ and $W_V$, and the $W_O$ of §2.5. We switch its positions off and give it the inputs `春 风 雨` and `风 春 雨`: the first two tokens are swapped and the last one stays in place. The last row of the output is the only one that reads all three positions, and we compare it between the two inputs. First a check of the model: with positions off, `<bos> 春` must reproduce the output of Example 1 in §2.5.
 """)
@@ -85,7 +85,7 @@ assert without_positions < 1e-12
 """)
 
 md(r"""
-**Why the difference is 0**
+### Why the difference is 0
 
 For the last query the two inputs differ only in the order of keys 0 and 1. The query itself (雨 at the end) is the same; the causal mask allows all three keys in both cases; and without positions the key and the value of a position depend only on its token. So swapping the two tokens swaps keys and values **together**: the scores are permuted, the softmax permutes the weights in the same way, and the weighted sum $\sum_j \alpha_{ij} v_j$ adds up the same terms in a different order.
 

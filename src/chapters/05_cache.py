@@ -400,7 +400,7 @@ assert np.abs(shifted - model.forward(inputs[0, :valid])[-1]).max() > 1e-3
 """)
 
 md(r"""
-## 5.8 How much time the cache saves
+## 5.8 How much time the cache saves (optional)
 
 Take a larger model with random parameters ($D=64$, $H=4$, a position table of 512 rows) and, for several prefix lengths $T$, compare two ways of getting the output for the next token:
 

@@ -1088,7 +1088,7 @@ assert (raised == ["ValueError", "TypeError"] and len(cache) == 8
 """)
 
 md(r"""
-### The work and the time the cache saves
+### The work and the time the cache saves (optional)
 
 We take a larger model with random parameters ($D=64$, $H=4$, $L=2$, a position table of 512 rows) and let it generate greedily from `<bos>` for $n$ steps, once without a cache and once with `generate`. The cache then holds $n$ positions. Without the cache the prefixes have lengths $1, 2, \dots, n$, so every layer computes $n(n+1)/2$ positions in all. With the cache every layer computes only the $n$ positions it stores, a fraction $2/(n+1)$ of those it computes without the cache. The cell below counts the positions computed with and without the cache and asserts that both generate the same tokens: the cache saves repeated work and changes no result.
 """)
