@@ -566,7 +566,7 @@ MISTAKES = {
          "perturbation one too early"),
         ("with-position", ('one-more@:position',), "4.3",
          "the compared rows include row `position` itself, which reads the changed token; compare rows "
-         "0 … `position − 1` only",
+         "0 … `position - 1` only",
          "one row too many compared"),
         ("perturbs-one-late", ('one-more@future_perturbation_change:position:',), "4.3",
          "the future is changed from one position too late: a model that reads just the next token slips "
@@ -581,7 +581,7 @@ MISTAKES = {
          "a fixed replacement token"),
         ("last-prefix-row", ('last-row-only',), "4.3",
          "only the last prefix row is compared: a leak may show only in earlier rows; compare every row "
-         "0 … `position − 1`",
+         "0 … `position - 1`",
          "compared the last row only"),
         ("signed", ('no-abs', 'no-abs-other-order'), "4.3",
          "the change is not taken in absolute value: a change "
@@ -596,10 +596,10 @@ MISTAKES = {
          "replaced whole sequences"),
         ("mean", ('mean-for-max@future_perturbation_change:',), "4.3",
          "the function returns the mean change, not the largest. A leak may move one number of one row only, and a mean "
-         "hides it: report the largest absolute change of rows 0 … `position − 1`",
+         "hides it: report the largest absolute change of rows 0 … `position - 1`",
          "mean instead of max"),
         ("sum", ('sum-for-max@future_perturbation_change:',), "4.3",
-         "the changes are added up. Report the largest absolute change of rows 0 … `position − 1` instead",
+         "the changes are added up. Report the largest absolute change of rows 0 … `position - 1` instead",
          "sum instead of max"),
         ("whole-sequence", ('whole-sequence-perturbed@future_perturbation_change:',), "4.3",
          "every token is replaced, the prefix too: then even a causal model's prefix rows change. Replace only "
@@ -607,7 +607,7 @@ MISTAKES = {
          "changed the prefix too"),
         ("compares-future", ('other-side-of-split@future_perturbation_change::position',), "4.3",
          "the future rows are compared instead of the prefix rows: they change even in a causal model; "
-         "compare rows 0 … `position − 1`",
+         "compare rows 0 … `position - 1`",
          "compared the future rows"),
     ),
     "causal-2": _mistakes(
@@ -1055,7 +1055,7 @@ MISTAKES = {
          "perturbation starts one late"),
         ("drops-last-prefix-row", ('prefix-drops-tail@diagnose:', 'one-less@diagnose::prefix_length'), "4.3",
          "the last row of the prefix is not compared: a leak of the next token shows only there; compare rows "
-         "0 … `prefix_length − 1`",
+         "0 … `prefix_length - 1`",
          "last prefix row not compared"),
         ("no-control", ('condition-always-true@diagnose:if prefix_change(lambda',), "4.4",
          "the function never returns `\"blind\"`. Also run the negative control, which is the same model without the mask",
@@ -1070,7 +1070,7 @@ MISTAKES = {
          "perturbed one token only"),
         ("last-row", ('last-row-only',), "4.3",
          "only the last prefix row is compared: a leak may show in earlier rows only. Compare every row "
-         "0 … `prefix_length − 1`",
+         "0 … `prefix_length - 1`",
          "compared the last row only"),
         ("tie-counts-as-leak", ('loose-for-strict@prefix_change(forward) > tol',), "4.3",
          "a change exactly equal to tol counts as a leak (with tol = 0, even no change at all). A leak is a change "
@@ -1098,7 +1098,7 @@ MISTAKES = {
          "one row too many compared"),
         ("compares-future", ('other-side-of-split@diagnose::prefix_length',), "4.3",
          "the future rows are compared instead of the prefix rows: they change even in a causal model; "
-         "compare rows 0 … `prefix_length − 1`",
+         "compare rows 0 … `prefix_length - 1`",
          "compared the future rows"),
         ("batch-length", ('length-from-first-axis',), "4.3",
          *_FIRST_AXIS_FOR_TIME),
