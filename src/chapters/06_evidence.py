@@ -5,7 +5,7 @@
 md(r"""
 # 6 Four kinds of evidence
 
-§1–§5 supported their claims with four kinds of evidence. This section puts six of their checks in one table and recomputes them.
+How do we know that what §1–§5 claim is true, and what could each of their checks miss? Those sections supported their claims with four kinds of evidence. This section puts six of their checks in one table and recomputes them.
 
 ## 6.1 Six checks, four kinds of evidence
 
