@@ -24,7 +24,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 from lib import checks, layers
-from lib.attention import causal_future, masked_softmax
+from lib.attention import causal_allowed, masked_softmax
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode, encode
 from lib.decoder import (Adam, Decoder, is_mirror_line, mirror_language,
                          pick_token, read_mirror_corpus, train)
@@ -1191,7 +1191,7 @@ md(r"""
 
 code(r"""
 scores = rng.standard_normal((2, 3, 5))                   # (B, Tq, Tk)
-allowed = ~causal_future(3, 5)                            # (Tq, Tk)
+allowed = causal_allowed(3, 5)                             # (Tq, Tk)
 
 def softmax_forward(s):
     weights = masked_softmax(s, allowed)
