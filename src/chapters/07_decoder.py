@@ -71,7 +71,7 @@ $$
 
 with every other entry held fixed, differs from the true partial derivative by only $O(\varepsilon^2)$. We measure how far the backward pass is from the central differences by the **relative error**: the largest absolute difference between them, divided by the larger of their largest absolute entries.
 
-The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. Truncation and rounding together then give an error of about $10^{-10}$ to $10^{-7}$; a wrong backward pass typically gives $10^{-2}$ or more. Where the function is linear in the entry, only rounding is left, and the error is smaller still (§7.7). Exactly where an error falls in that range depends on rounding, and so on the machine. We therefore print and assert only what matters: that each error is below a bound. The bound is $10^{-6}$ unless a cell says otherwise.
+The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. Truncation and rounding together then give an error of about $10^{-10}$ to $10^{-7}$; a wrong backward pass typically gives $10^{-2}$ or more (§7.7 shows one). Where the function is linear in the entry, only rounding is left, and the error is smaller still (§7.7). Exactly where an error falls in that range depends on rounding, and so on the machine. We therefore print and assert only what matters: that each error is below a bound. The bound is $10^{-6}$ unless a cell says otherwise.
 """)
 
 code(r"""
@@ -1240,6 +1240,24 @@ error = check_backward(layers.layer_norm_forward,
                        layers.layer_norm_backward, 2 * x + 1, gain, bias)
 print(error_claim(error))
 assert error < 1e-6
+""")
+
+md(r"""
+**A wrong backward pass.** What does the check report when a derivation is wrong? The cell below forgets that the variance depends on the whole row: it drops the last term, $-\hat z\,\overline{\hat g \odot \hat z}$, from the gradient above and leaves the rest as it is. Its relative error is then above $10^{-2}$, the size §7.1 expects of a wrong backward pass, far above the bound of $10^{-6}$.
+""")
+
+code(r"""
+def layer_norm_backward_without_variance(d_out, saved):
+    #en rstd * (g - mean(g)): the term of the variance is missing
+    _, rstd, gain = saved
+    g = d_out * gain                                          # (B, T, D)
+    return (rstd * (g - g.mean(axis=-1, keepdims=True)),)
+
+wrong_error = check_backward(
+    lambda z: layers.layer_norm_forward(z, gain, bias),
+    layer_norm_backward_without_variance, 2 * x + 1)
+print("relative error > 1e-2:", wrong_error > 1e-2)
+assert wrong_error > 1e-2
 """)
 
 md(r"""
