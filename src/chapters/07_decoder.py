@@ -327,6 +327,8 @@ A model generates one token at a time: while it writes the token at position $t+
 
 * For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
 * At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
+
+Nor does it help to train without the mask and switch it on only to generate: the solution of exercise dec-4 (exercise set 7) runs such a model with the mask on, and its loss is then worse than a uniform guess as well.
 """)
 code(r"""
 def hidden_future_logits(model, ids, causal):
