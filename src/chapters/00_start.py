@@ -140,6 +140,7 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $\mu$, $\sigma$, $\gamma$, $\beta$, $\delta$ | layer normalisation: mean, standard deviation, gain, bias, small constant (§7.7) |
 | $\rho$ | $1/\sqrt{\sigma^2 + \delta}$ (exercise set 7) |
 | $W_1$, $b_1$, $W_2$, $b_2$ | weights and biases of the MLP (§7.1) |
+| $F$ | hidden width of the MLP: $W_1$ is $D \times F$, $W_2$ is $F \times D$ (§7.7) |
 | $W_\text{head}$ | output layer, $D \times \lvert\mathcal V\rvert$ (§7.1) |
 
 Positions and layers are counted from 0, and "row t of P" means the row with index t. Linear maps act on row vectors: `x @ W` in code, with `W` of shape (input width, output width). The input at position t is token t, which has already been seen; the output at position t is used to predict the next token.

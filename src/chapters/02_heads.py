@@ -345,7 +345,7 @@ out_lib = multi_head_attention(
     x1[None], np.eye(4), np.eye(4), np.eye(4), W_O, n_heads=2)[0]
 print(r(concat))
 print(r(out_hand))
-print(np.abs(out_hand - out_lib).max() < 1e-12)
+print("max|Δ| < 1e-12:", np.abs(out_hand - out_lib).max() < 1e-12)
 concat_rule = [[1, 0, 0, 1], [alpha, 1 - alpha, 1 - alpha, alpha]]
 output_rule = [[1, 1, 1, -1], [1, 1, 2 * alpha - 1, 1 - 2 * alpha]]
 assert np.allclose(concat, concat_rule, rtol=0, atol=1e-12)

@@ -187,7 +187,7 @@ Below we keep `<bos> 春 雨` from §4.3 and, in both heads, replace only the **
 * replaced by NaN or inf: the weights of rows 0 and 1 on position 2 are 0, yet their outputs are all NaN, and so is the change;
 * shifted by a large finite amount (1000 added to every component): rows 0 and 1 equal the original to the last bit, a change of `0.0`.
 
-`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem. A finite perturbation is computed as usual, and the prefix stays the same bit for bit (the last `True` printed).
+`lib`'s `causal_attention` raises a `ValueError` for a NaN or inf anywhere in q, k or v, future positions included, and its message explains the $0 \cdot \text{NaN}$ problem. A finite perturbation is computed as usual, and the prefix stays the same bit for bit (the line `+1000: lib prefix unchanged = True`).
 
 So the future-perturbation test must use finite values. NaN and inf need tests of their own (for instance, that they are refused with a clear error); they cannot serve as a perturbation.
 """)
@@ -200,7 +200,7 @@ q, k, v = (split_heads(x @ w, model.n_heads)
 # (1, H, T, T)
 weights = masked_softmax(attention_scores(q, k), causal_allowed(3, 3))
 print(weights[0, :, :2, 2])  # (H, 2)
-print(0.0 * np.nan, 0.0 * np.inf)
+print("0·nan, 0·inf:", 0.0 * np.nan, 0.0 * np.inf)
 assert np.all(weights[0, :, :2, 2] == 0.0)
 
 original = weights @ v  #en the weighted sum, as causal_attention computes it
@@ -216,15 +216,18 @@ for name, new_value in (("nan", np.nan), ("inf", np.inf),
         prefix = (weights @ v_new)[:, :, :2]  # (1, H, 2, d)
         value_changes[name] = float(
             np.abs(prefix - original[:, :, :2]).max())
-    print(name, np.isnan(prefix).all(), value_changes[name])
+    print(f"{name}: prefix all NaN = {np.isnan(prefix).all()},",
+          f"change = {value_changes[name]}")
     try:
         causal_attention(q, k, v_new)
     except ValueError as err:
-        print(type(err).__name__)
+        print(f"{name}: lib raises {type(err).__name__}")
         assert "v holds" in str(err) and "0 * nan = nan" in str(err)
     else:
-        print(np.array_equal(causal_attention(q, k, v_new)[:, :, :2],
-                             causal_attention(q, k, v)[:, :, :2]))
+        unchanged = np.array_equal(causal_attention(q, k, v_new)[:, :, :2],
+                                   causal_attention(q, k, v)[:, :, :2])
+        print(f"{name}: lib prefix unchanged = {unchanged}")
+        assert unchanged
 assert np.isnan(value_changes["nan"]) and np.isnan(value_changes["inf"])
 assert value_changes["+1000"] == 0.0
 """)

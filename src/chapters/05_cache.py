@@ -206,7 +206,7 @@ for trial in range(4):
     #en uses every row of the position table
     stream = rng.integers(0, 50, size=C)
     err = checks.cache_error(random_model, stream)
-    print(C, width, n_heads, err < 1e-12)
+    print(f"C={C} D={width} H={n_heads}", "max|Δ| < 1e-12:", err < 1e-12)
     assert err < 1e-12
 """)
 
@@ -486,7 +486,9 @@ def causal_in_blocks(q, k, v):
 rng = np.random.default_rng(0)
 q, k, v = rng.standard_normal((3, 1, 4, 300, 16))   #en T = 300: 5 blocks
 out = causal_in_blocks(q, k, v)
-print(np.abs(out - causal_attention(q, k, v)).max() < 1e-12,
+print("max|Δ| < 1e-12, vs causal_attention:",
+      np.abs(out - causal_attention(q, k, v)).max() < 1e-12)
+print("max|Δ| < 1e-12, vs blocked_causal_attention:",
       np.abs(out - blocked_causal_attention(q, k, v)).max() < 1e-12)
 assert np.abs(out - causal_attention(q, k, v)).max() < 1e-12
 assert np.abs(out - blocked_causal_attention(q, k, v)).max() < 1e-12

@@ -5,7 +5,7 @@
 md(r"""
 # 6 Four kinds of evidence
 
-§1–§5 supported their claims with four kinds of evidence. This section puts six of their checks in one table and recomputes them.
+How do we know that what §1–§5 claim is true, and what could each of their checks miss? Those sections supported their claims with four kinds of evidence. This section puts six of their checks in one table and recomputes them.
 
 ## 6.1 Six checks, four kinds of evidence
 
@@ -65,10 +65,13 @@ cache_difference = checks.cache_error(model, ids)
 reset = checks.incremental_forward(model, ids, positions=[0, 1, 0])
 reset_error = float(np.abs(reset[-1] - model.forward(ids)[-1]).max())
 
-print(round(alpha, 6), round(2 * alpha - 1, 6))
-print(perturbation.change, f"{perturbation.control_change:.12g}")
-print(max(padding) < 1e-12, swap[0] < 1e-12, f"{with_positions:.12g}")
-print(cache_difference < 1e-12, f"{reset_error:.12g}")
+print("no. 1: α, 2α-1 =", round(alpha, 6), round(2 * alpha - 1, 6))
+print("no. 2:", perturbation.change)
+print("no. 3:", f"{perturbation.control_change:.12g}")
+print("no. 4: < 1e-12:", max(padding) < 1e-12)
+print("no. 5: < 1e-12:", swap[0] < 1e-12, "/", f"{with_positions:.12g}")
+print("no. 6: < 1e-12:", cache_difference < 1e-12,
+      "/", f"{reset_error:.12g}")
 assert np.abs(two_heads - manual).max() < 1e-12
 assert perturbation.passed and perturbation.change == 0.0
 assert abs(perturbation.control_change - 39.772020613422825) < 1e-9

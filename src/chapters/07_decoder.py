@@ -24,7 +24,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 from lib import checks, layers
-from lib.attention import causal_future, masked_softmax
+from lib.attention import causal_allowed, masked_softmax
 from lib.data import BOS, EOS, IGNORE, build_vocab, collate, decode, encode
 from lib.decoder import (Adam, Decoder, is_mirror_line, mirror_language,
                          pick_token, read_mirror_corpus, train)
@@ -71,7 +71,7 @@ $$
 
 with every other entry held fixed, differs from the true partial derivative by only $O(\varepsilon^2)$. We measure how far the backward pass is from the central differences by the **relative error**: the largest absolute difference between them, divided by the larger of their largest absolute entries.
 
-The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. Truncation and rounding together then give an error of about $10^{-10}$ to $10^{-7}$; a wrong backward pass typically gives $10^{-2}$ or more. Where the function is linear in the entry, only rounding is left, and the error is smaller still (§7.7). Exactly where an error falls in that range depends on rounding, and so on the machine. We therefore print and assert only what matters: that each error is below a bound. The bound is $10^{-6}$ unless a cell says otherwise.
+The choice of $\varepsilon$ matters: too large and the truncation error $O(\varepsilon^2)$ grows; too small and the floating-point rounding error (about $10^{-16}/\varepsilon$) grows. We always use float64 and $\varepsilon = 10^{-4}$. Truncation and rounding together then give an error of about $10^{-10}$ to $10^{-7}$; a wrong backward pass typically gives $10^{-2}$ or more (§7.7 shows one). Where the function is linear in the entry, only rounding is left, and the error is smaller still (§7.7). Exactly where an error falls in that range depends on rounding, and so on the machine. We therefore print and assert only what matters: that each error is below a bound. The bound is $10^{-6}$ unless a cell says otherwise.
 """)
 
 code(r"""
@@ -327,6 +327,8 @@ A model generates one token at a time: while it writes the token at position $t+
 
 * For the masked model nothing changes: position $t$ reads only $0, \dots, t$ anyway. The logits of the two computations differ by less than $10^{-12}$, and the loss is still 0.7272. This is causality, stated another way.
 * At this seed the unmasked model's loss jumps from 0.0005 to 4.4393. That is above even $\ln 10 \approx 2.3026$, the loss of a uniform guess among the 10 tokens. How far above $\ln 10$ it lands depends on the seed (see "Five seeds" below); that it lands far above the masked model does not.
+
+Nor does it help to train without the mask and switch it on only to generate: the solution of exercise dec-4 (exercise set 7) runs such a model with the mask on, and its loss is then worse than a uniform guess as well.
 """)
 code(r"""
 def hidden_future_logits(model, ids, causal):
@@ -1191,7 +1193,7 @@ md(r"""
 
 code(r"""
 scores = rng.standard_normal((2, 3, 5))                   # (B, Tq, Tk)
-allowed = ~causal_future(3, 5)                            # (Tq, Tk)
+allowed = causal_allowed(3, 5)                             # (Tq, Tk)
 
 def softmax_forward(s):
     weights = masked_softmax(s, allowed)
@@ -1240,6 +1242,24 @@ error = check_backward(layers.layer_norm_forward,
                        layers.layer_norm_backward, 2 * x + 1, gain, bias)
 print(error_claim(error))
 assert error < 1e-6
+""")
+
+md(r"""
+**A wrong backward pass.** What does the check report when a derivation is wrong? The cell below forgets that the variance depends on the whole row: it drops the last term, $-\hat z\,\overline{\hat g \odot \hat z}$, from the gradient above and leaves the rest as it is. Its relative error is then above $10^{-2}$, the size §7.1 expects of a wrong backward pass, far above the bound of $10^{-6}$.
+""")
+
+code(r"""
+def layer_norm_backward_without_variance(d_out, saved):
+    #en rstd * (g - mean(g)): the term of the variance is missing
+    _, rstd, gain = saved
+    g = d_out * gain                                          # (B, T, D)
+    return (rstd * (g - g.mean(axis=-1, keepdims=True)),)
+
+wrong_error = check_backward(
+    lambda z: layers.layer_norm_forward(z, gain, bias),
+    layer_norm_backward_without_variance, 2 * x + 1)
+print("relative error > 1e-2:", wrong_error > 1e-2)
+assert wrong_error > 1e-2
 """)
 
 md(r"""

@@ -114,7 +114,7 @@ def reference_points(lines):
 reference = {lang: reference_points(lines) for lang, lines in texts.items()}
 for lang, (memorised, still_seen, log_v, unigram, unk) in reference.items():
     print(lang, round(memorised, 4))
-    print(np.round(still_seen, 2))
+    print(np.round(still_seen, 3))
     print(round(log_v, 4), round(unigram, 4), round(unk, 3))
     assert still_seen[0] > 0.5 and still_seen[-1] < 0.05
 #en <unk> among the held-out characters: 8% in zh, 0 in en, 0.1% in ru
