@@ -16,7 +16,7 @@ Write the functions yourself. Calling the reference versions in `lib` (such as `
 
 # The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
-This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
+This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck. Below each answer come the output of its `check(...)` cell and a short **About the solution** note: why the answer is right and which trap it avoids.
 
 The set practises §1:
 
