@@ -497,7 +497,7 @@ def test_instructors_md_says_the_seccomp_filter_goes_with_the_sandbox():
 
 
 def test_the_limits_the_guides_quote_are_the_codes():
-    """CONTRIBUTING.md's size limit of lib is tests/test_lib_size.py's, given once, and docs/instructors.md's count
+    """docs/maintainers.md's size limit of lib is tests/test_lib_size.py's, given once, and docs/instructors.md's count
     of failed tests a student's page explains is the grader's MAX_FEEDBACK, per exercise as the runner counts them
     (it once read as per page). The step that adds a function to lib points to the rules of "Changing lib", the
     size limit among them (read52 found the step silent on it; read56 found the number given twice), and `wc -l`
@@ -508,12 +508,15 @@ def test_the_limits_the_guides_quote_are_the_codes():
     from grading.batch.runner import MAX_FEEDBACK
     test = (ROOT / "tests" / "test_lib_size.py").read_text(encoding="utf-8")
     most = re.search(r"^MOST_LINES = (\d+)", test, re.M)
-    contributing = flat("CONTRIBUTING.md")
+    # "Changing lib" moved from CONTRIBUTING.md to docs/maintainers.md (audit 23, T-1); CONTRIBUTING.md links it
+    assert "[docs/maintainers.md, \"Changing `lib`\"](docs/maintainers.md#changing-lib)" in flat("CONTRIBUTING.md")
+    assert "stays at most" not in flat("CONTRIBUTING.md") and "wc -l" not in flat("CONTRIBUTING.md")
+    contributing = flat("docs", "maintainers.md")
     said = re.search(r"`?lib`? stays at most ([\d,]+) lines", contributing)
     assert said and int(said.group(1).replace(",", "")) == int(most.group(1))
     assert contributing.count(f"{int(most.group(1)):,}") == 1
     start = contributing.index("### A new function")
-    step = contributing[start:]
+    step = contributing[start:contributing.index("## The test suite")]
     # read69 A L14 put the steps for a new function straight before the rules of "Changing lib" they point to;
     # read71 A L14: they still sent the reader forward, so they now close "Changing lib", after every rule they link
     assert "### " not in step[4:] and contributing.index("## Changing `lib`") < start
@@ -684,9 +687,10 @@ def test_the_modules_of_lib_that_raise_are_the_ones_the_guides_name():
     passing_on = {name for name, tree in trees.items()
                   if any(isinstance(node, ast.Raise) and node.exc is None for node in ast.walk(tree))}
     assert passing_on - raising == {"model.py", "decoder.py"}, passing_on
-    assert "](docs/maintainers.md#lib-what-it-answers-and-what-it-refuses)" in flat("CONTRIBUTING.md")
+    changing = flat("docs", "maintainers.md").split("## Changing `lib`", 1)[1]   # moved there (audit 23, T-1)
+    assert "](#lib-what-it-answers-and-what-it-refuses)" in changing
     own = re.search(r"Only the functions of `lib/(\w+\.py)`, which imports nothing from `lib`, check their arguments "
-                    r"themselves\.", flat("CONTRIBUTING.md"))
+                    r"themselves\.", changing)
     assert own and raising == {"validate.py", own.group(1)}, (own, raising)
     imports = [node for node in ast.walk(trees[own.group(1)]) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert not [node for node in imports if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "")
@@ -715,7 +719,8 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
     left_out = set(re.findall(r'"(\w+)"', re.search(r"== \{\*MODULES, ([^}]*)\}", code).group(1)))
     row = re.search(r"^\| – \| `appendix` \|(.*)$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M).group(1)
     assert set(re.findall(r"except those of `lib\.(\w+)`", row)) == left_out, (row, left_out)
-    contributing = flat("CONTRIBUTING.md")
+    contributing = flat("docs", "maintainers.md")     # "Changing lib" moved there (audit 23, T-1)
+    steps = contributing[contributing.index("### A new function"):contributing.index("## The test suite")]
     said = re.search(r"lists the public functions and classes of every module of `lib` except "
                      r"((?:`lib\.\w+`(?:, | and )?)+)", contributing)
     assert said and set(re.findall(r"`lib\.(\w+)`", said.group(1))) == left_out, said
@@ -725,8 +730,8 @@ def test_the_readme_leaves_out_of_the_appendix_the_modules_the_appendix_leaves_o
                       r"((?:`\w+`(?:, | and )?)+) \(`from lib import (\w+)`\), add it to `ON_DEMAND` in "
                       r"`src/chapters/appendix\.py` and to the comment under the import in `lib/__init__\.py`\.",
                       flat("docs", "maintainers.md"))   # read69 A: moved there, where a maintainer looks for it
-    assert ('[docs/maintainers.md, "A new module of `lib`"](docs/maintainers.md#a-new-module-of-lib) says where a new '
-            'module is named.') in contributing and "ON_DEMAND" not in contributing
+    assert ("[A new module of `lib`](#a-new-module-of-lib) says where a new module is named." in steps
+            and "ON_DEMAND" not in steps and "ON_DEMAND" not in flat("CONTRIBUTING.md"))
     assert named and re.findall(r"`(\w+)`", named.group(1)) == on_demand and named.group(2) in on_demand, named
     init = (ROOT / "lib" / "__init__.py").read_text(encoding="utf-8")
     imported = re.search(r"^from \. import ([\w, ]+)\n\n?((?:#.*\n)+)__all__", init, re.M)
@@ -1480,10 +1485,10 @@ def test_the_command_that_runs_a_new_exercise_selects_all_its_tests():
                 assert selects(node.name), node.name
 
 def test_no_variable_is_called_plain_mask():
-    """CONTRIBUTING.md's rule "No argument or variable is named just `mask`" holds in lib/ and in the code
+    """docs/maintainers.md's rule "No argument or variable is named just `mask`" holds in lib/ and in the code
     cells of src/ (§5 once looped `for mask in ...`, and lib/validate.py had `_first(mask)`; read62 A2 L14: "called
     plain `mask`" read as if it were about `f.plain`)."""
-    assert "No argument or variable is named just `mask`" in flat("CONTRIBUTING.md")
+    assert "No argument or variable is named just `mask`" in flat("docs", "maintainers.md")  # moved (audit 23, T-1)
     found = []
     for path in sorted(ROOT.glob("lib/*.py")) + sorted(ROOT.glob("src/*/*.py")):
         trees = [ast.parse(path.read_text(encoding="utf-8"))]
@@ -2620,7 +2625,8 @@ def test_the_appendix_glossary_uses_the_glossarys_terms():
     # read63 G L15: the zh and ru tables are the catalogues' translations of that cell
     for lang in ("zh", "ru"):
         po = (ROOT / "src" / "locales" / lang / "LC_MESSAGES" / "chapters.po").read_text(encoding="utf-8")
-        assert po.count("| wrap around (modulo) / clamp |") == 2, lang      # the English cell and its translation
+        # the English cell and its translation (audit 23, 00-4: the English column glosses its terms)
+        assert po.count("| wrap around (modulo) / clamp (reuse the last row) |") == 2, lang
     header, rows = search_index.glossary_rows()
     for lang in LANGUAGES:
         cells = json.loads((ROOT / "chapters" / lang / "appendix.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -3120,14 +3126,14 @@ def test_the_interactive_figures_words_are_in_the_outputs_translating_md_names()
 
 
 def test_the_mutant_commands_contributing_gives_are_the_tools():
-    """CONTRIBUTING.md runs one mutant with `tools/mutants.py --only NAME` (it once sent the reader to `make mutants`,
+    """docs/maintainers.md runs one mutant with `tools/mutants.py --only NAME` (it once sent the reader to `make mutants`,
     which runs them all for minutes: read56 A1 L11) and shows a real line of `MUTANTS`, which is one of the file's;
     `--every` is the tool's option too. How a line of MUTANTS reads is said once, in "Changing lib", which the
     steps for a new function point to and which does not point back (read57 A1 L11, A2 L10: the two parts sent the
     reader to each other)."""
     from tools import mutants
-    text = flat("CONTRIBUTING.md")
-    changing = text[text.index("## Changing `lib`"):]
+    text = flat("docs", "maintainers.md")     # "Changing lib" moved there from CONTRIBUTING.md (audit 23, T-1)
+    changing = text[text.index("## Changing `lib`"):text.index("## The test suite")]
     mutants_part = changing[changing.index("### Mutants"):]
     # what a mutant is and how to run one is said once, in "Changing lib", "Mutants" (read61 A2 L11: step 6 of a
     # new function gave the command and sent the reader to the end of the guide for the rest)
@@ -3161,13 +3167,13 @@ def test_the_mutant_commands_contributing_gives_are_the_tools():
 
 
 def test_a_mutant_run_restores_the_lib_file_it_rewrites(tmp_path, monkeypatch):
-    """CONTRIBUTING.md, "Mutants" (read57 A2 L11: the guide never said that tools/mutants.py edits lib
+    """docs/maintainers.md, "Mutants" (read57 A2 L11: the guide never said that tools/mutants.py edits lib
     in place): the mutant stands in the function's file while its tests run, and the file is restored when they
     end, on Ctrl-C, or, after a crash, by the next run, which restores before anything else."""
     import inspect
     from tools import mutants
     assert ("Leave `lib` alone meanwhile: the run writes the mutant into the function's file and restores the file "
-            "when the tests end or on Ctrl-C; after a crash, the next run restores it first.") in flat("CONTRIBUTING.md")
+            "when the tests end or on Ctrl-C; after a crash, the next run restores it first.") in flat("docs", "maintainers.md")
     original, mutated = "def f():\n    return 1\n", "def f():\n    return 2\n"
     path = tmp_path / "lib" / "demo.py"
     path.parent.mkdir()
@@ -3387,7 +3393,8 @@ def test_a_new_diagram_is_registered_where_tools_diagrams_reads_it():
             "`tests/test_plain_python.py`. "
             "Pytest runs them in two worker processes (`-n 2` in `pyproject.toml`); add `-n 0` to run them in one."
             ) in text and "not on two workers" not in text
-    assert "It runs the lib tests (`LIB_TESTS` in `tools/mutants.py`" in text[text.index("### Mutants"):]
+    maintainers = flat("docs", "maintainers.md")        # "Changing lib" moved there (audit 23, T-1)
+    assert "It runs the lib tests (`LIB_TESTS` in `tools/mutants.py`" in maintainers[maintainers.index("### Mutants"):]
     from tools import mutants
     assert mutants.LIB_TESTS and all((ROOT / t).is_file() for t in mutants.LIB_TESTS)
     own_rules = ["tests/test_lib_size.py", "tests/test_plain_python.py"]
@@ -3677,7 +3684,7 @@ def _first_statement(function):
 
 
 def test_the_checks_of_lib_are_called_as_changing_lib_says():
-    """CONTRIBUTING.md, "Changing lib" (read57 A2 C7: it said a checked function called only the bodies of other
+    """docs/maintainers.md, "Changing lib" (read57 A2 C7: it said a checked function called only the bodies of other
     checked functions, `f.plain`, though two call a checked function itself). A function names its check with
     @checked, except those whose check returns other values than their arguments (lib.decoder.train, and
     lib.checks.chapter_model, whose dtype check returns the dtype bare, not a sequence that @checked can zip with
@@ -3685,7 +3692,7 @@ def test_the_checks_of_lib_are_called_as_changing_lib_says():
     calls of a checked function from a checked one are those that check a value no check has seen: forward_with's
     batch, which its layer `before` returned; train's texts and vocabulary, which validate.train leaves to collate;
     and AttentionModel.embed's ids and offset, which its check of use_positions leaves to positions.embed."""
-    text = flat("CONTRIBUTING.md")
+    text = flat("docs", "maintainers.md")     # "Changing lib" moved there from CONTRIBUTING.md (audit 23, T-1)
     # read73 A C1: the guide said such a check "converts its arguments and returns the new values", which every
     # check does (checked() writes them back); what sets these two apart is that their check's values are not the
     # arguments one for one (validate.train turns `seed` into a list of seeds, float_dtype returns the dtype alone)
@@ -3787,13 +3794,13 @@ def test_the_appendix_asserts_the_docstring_rule_the_guide_states():
 
 
 def test_the_docstring_example_of_changing_lib_is_how_lib_starts_its_docstrings():
-    """CONTRIBUTING.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
+    """docs/maintainers.md, "Changing lib": a docstring starts with the section that teaches it (`§2.`, or `§5.9.` for a
     subsection); read57 A1 C6, A2 C6: the example was `§2.2`, a subsection by the guide's own terms, and rare in lib."""
     # read71 A L16, L17: whether the full stop belongs to the form, and what enforces the rule
     assert ("Outside `lib/validate.py`, the docstring of a public function or class starts with the sections that "
             "teach it, followed by a full stop: `§2.`, `§5.9.` (a subsection), `§1, §5.` or `§4-§6.` (a list or a "
             "range). The appendix names the few exceptions and asserts the rule for the rest. A method's docstring "
-            "need not follow the rule.") in flat("CONTRIBUTING.md")
+            "need not follow the rule.") in flat("docs", "maintainers.md")
     appendix_code = (ROOT / "src" / "chapters" / "appendix.py").read_text(encoding="utf-8")   # what asserts it
     assert "section = SECTIONS.match(doc)" in appendix_code and "assert section, " in appendix_code
     # read66 A L21: several docstrings start with a list or a range of sections, which the appendix's SECTIONS takes
@@ -4449,7 +4456,7 @@ def test_only_the_search_script_holds_words_of_its_own():
 
 
 def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
-    """CONTRIBUTING.md, "Changing lib" (read59 A C2: it said every public function checks its arguments): the
+    """docs/maintainers.md, "Changing lib" (read59 A C2: it said every public function checks its arguments): the
     public functions of lib that take arguments and have no check of their own are the backward functions but
     masked_softmax_backward, parameter_shapes and cache_error (read61 A C3: the test read only lib.layers and
     lib.decoder, and the guide left cache_error out); now every module is read but lib.validate, the checks
@@ -4458,7 +4465,7 @@ def test_the_functions_of_lib_that_check_nothing_are_those_contributing_names():
     TypeError)."""
     import importlib
     import inspect
-    text = flat("CONTRIBUTING.md")
+    text = flat("docs", "maintainers.md")
     assert ("A `model` argument is not checked: a wrong object fails with an `AttributeError` when the function first "
             "uses it.") in text
     assert ("A few functions check nothing: the backward functions of `lib/layers.py` (except "
@@ -4876,13 +4883,13 @@ def test_an_exercises_answer_is_its_reference_unless_the_spec_names_another():
 
 
 def test_the_validation_tables_are_the_kinds_contributing_names():
-    """CONTRIBUTING.md, step 2 of a new function (read62 A2 C2: it said the tables of tests/test_validation.py sent
+    """docs/maintainers.md, step 2 of a new function (read62 A2 C2: it said the tables of tests/test_validation.py sent
     the same bad inputs through every checked function, though each table holds the functions that take one kind of
     argument, and 16 of lib's checked functions are in none): the kinds it names are the tables', one each."""
-    text = flat("CONTRIBUTING.md")
+    text = flat("docs", "maintainers.md")
     said = re.search(r"2\. If it checks its arguments, add it to each table of `tests/test_validation\.py` that sends "
                      r"bad values of a kind it takes: ([^.]+)\.", text)
-    assert said, "CONTRIBUTING.md no longer names the kinds of the validation tables"
+    assert said, "docs/maintainers.md no longer names the kinds of the validation tables"
     kinds = re.split(r", | or ", said.group(1))
     source = (ROOT / "tests" / "test_validation.py").read_text(encoding="utf-8")
     tables = re.findall(r"^# (Every public function [^\n]*)\n(WITH_\w+) = \{", source, re.M)
@@ -5073,10 +5080,10 @@ def _dtype_step(text):
 
 
 def test_a_new_functions_tests_name_the_dtype_test_that_fails_without_it():
-    """CONTRIBUTING.md, "A new function", step 3 (read71 A C2: it sent the reader to tests/test_properties.py for
+    """docs/maintainers.md, "A new function", step 3 (read71 A C2: it sent the reader to tests/test_properties.py for
     dtypes, though tests/test_dtypes.py holds the dtype rule and fails on a public function of the modules it reads
     that it does not name). The modules the step names are the test's; the old step names no dtype test."""
-    step = _dtype_step(flat("CONTRIBUTING.md"))
+    step = _dtype_step(flat("docs", "maintainers.md"))   # "Changing lib" moved there (audit 23, T-1)
     assert step, "CONTRIBUTING.md's step 3 for a new function no longer names tests/test_dtypes.py"
     assert "checks the dtype rule of `lib/__init__.py`" in step
     # read78 A L10: the rule is stated, as lib/__init__.py states it

@@ -57,55 +57,55 @@ The text uses the terms of this table in all three languages.
 | English | 中文 | Русский |
 | --- | --- | --- |
 | course (the whole book) / section (§N) / notebook (a file) | 本课程 / 节（§N）/ 笔记本 | курс / раздел (§N) / блокнот |
-| mask | 掩码 | маска |
-| causal mask | 因果掩码 | причинная маска |
-| allowed set (`allowed`, True = may read) | 许可集合（`allowed`，`True` = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
+| mask (a True/False table: which key each query may read) | 掩码 | маска |
+| causal mask (no query reads a later position) | 因果掩码 | причинная маска |
+| allowed set (the keys a query may read; `allowed`, True = may read) | 许可集合（`allowed`，`True` = 允许读取） | множество разрешённых позиций (`allowed`, True — читать можно) |
 | future positions (reading them is forbidden) | 未来位置（禁止读取） | будущие позиции (читать их нельзя) |
-| bottom-right alignment | 右下对齐 | выравнивание по правому нижнему углу |
+| bottom-right alignment (the queries are the last positions) | 右下对齐 | выравнивание по правому нижнему углу |
 | empty row (a query with no key to read) | 空行（没有可读键的查询） | пустая строка (запрос, которому нечего читать) |
-| scored / unscored (output) | 计入损失 / 不计入损失的输出 | учитывается в функции потерь / неучитываемый выход |
-| query / key / value | 查询 / 键 / 值 | запрос / ключ / значение |
-| score | 分数 | оценка (score) |
-| attention weights | 注意力权重 | веса внимания |
-| head, multi-head attention | 头，多头注意力 | голова, многоголовое внимание |
-| split into heads / merge heads | 拆分头 / 合并头 | разбиение на головы / склейка голов |
-| output projection $W_O$ | 输出投影 $W_O$ | выходная проекция $W_O$ |
-| bias | 偏置 | свободный член (bias) |
-| subspace | 子空间 | подпространство |
-| token | 词元（token） | токен |
-| special tokens | 特殊词元 | специальные токены |
-| code point | 码位 | кодовая позиция Unicode |
-| vocabulary | 词表 | словарь |
-| batch | 批量 | батч |
-| targets | 目标 | целевые метки |
+| scored / unscored (output: counted in the loss or not) | 计入损失 / 不计入损失的输出 | учитывается в функции потерь / неучитываемый выход |
+| query / key / value (the three vectors each position projects) | 查询 / 键 / 值 | запрос / ключ / значение |
+| score (a query's scaled dot product with a key) | 分数 | оценка (score) |
+| attention weights (the softmax of a row of scores) | 注意力权重 | веса внимания |
+| head, multi-head attention (H heads side by side) | 头，多头注意力 | голова, многоголовое внимание |
+| split into heads / merge heads (D features into H × d and back) | 拆分头 / 合并头 | разбиение на головы / склейка голов |
+| output projection $W_O$ (mixes the merged heads) | 输出投影 $W_O$ | выходная проекция $W_O$ |
+| bias (the constant term of a linear map) | 偏置 | свободный член (bias) |
+| subspace (the d coordinates of one head) | 子空间 | подпространство |
+| token (one unit of text: here a character) | 词元（token） | токен |
+| special tokens (`<unk>`, `<bos>`, `<eos>`) | 特殊词元 | специальные токены |
+| code point (a character's number in Unicode) | 码位 | кодовая позиция Unicode |
+| vocabulary (the tokens a model knows, numbered) | 词表 | словарь |
+| batch (several sequences processed together) | 批量 | батч |
+| targets (the token each position must predict) | 目标 | целевые метки |
 | real (non-padding) positions | 真实位置 | настоящие позиции |
-| right padding | 右填充 | дополнение справа |
-| token embedding table E | 词元嵌入表 E | таблица эмбеддингов токенов E |
-| learned absolute positions, position table P | 可学习绝对位置，位置表 P | обучаемые абсолютные позиции, таблица позиций P |
-| offset | 偏移量 | смещение (offset) |
-| wrap around (modulo) / clamp | 取模回绕 / 截断到最后一行 | взятие по модулю / ограничение последней строкой (clamp) |
-| scatter-add | 散射累加（scatter-add） | накопление по индексам (scatter-add) |
-| upstream gradient | 上游梯度 | градиент по выходу |
-| forward pass / full forward pass | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
-| layer normalisation | 层归一化 | нормализация слоя |
-| position-wise MLP | 逐位置 MLP | попозиционный MLP (применяется к каждой позиции отдельно) |
-| KV cache | KV 缓存 | KV-кэш |
-| future-perturbation test | 未来扰动检验 | проверка возмущением будущего |
-| negative control | 阴性对照 | отрицательный контроль |
+| right padding (filler after a shorter sequence) | 右填充 | дополнение справа |
+| token embedding table E (a learned row per token) | 词元嵌入表 E | таблица эмбеддингов токенов E |
+| learned absolute positions, position table P (a learned row per position) | 可学习绝对位置，位置表 P | обучаемые абсолютные позиции, таблица позиций P |
+| offset (the position of the first new token) | 偏移量 | смещение (offset) |
+| wrap around (modulo) / clamp (reuse the last row) | 取模回绕 / 截断到最后一行 | взятие по модулю / ограничение последней строкой (clamp) |
+| scatter-add (adding rows by index, repeats summed) | 散射累加（scatter-add） | накопление по индексам (scatter-add) |
+| upstream gradient (the loss's gradient with respect to an output) | 上游梯度 | градиент по выходу |
+| forward pass / full forward pass (every position at once, no cache) | 前向传播 / 完整前向传播 | прямой проход / полный прямой проход |
+| layer normalisation (each position's features brought to mean 0, variance 1) | 层归一化 | нормализация слоя |
+| position-wise MLP (the same MLP on each position alone) | 逐位置 MLP | попозиционный MLP (применяется к каждой позиции отдельно) |
+| KV cache (keys and values kept from earlier positions) | KV 缓存 | KV-кэш |
+| future-perturbation test (change later inputs: earlier outputs must not move) | 未来扰动检验 | проверка возмущением будущего |
+| negative control (a known leak the test must catch) | 阴性对照 | отрицательный контроль |
 | leak (of future information) | （未来信息）泄漏 | утечка (информации из будущего) |
-| evidence | 证据 | свидетельство |
-| hand-chosen parameters | 手工设定的参数 | заданные вручную параметры |
-| residual connection / residual stream | 残差连接 / 残差流 | остаточная связь / остаточный поток |
+| evidence (a result that supports a claim) | 证据 | свидетельство |
+| hand-chosen parameters (set by hand, not trained) | 手工设定的参数 | заданные вручную параметры |
+| residual connection / residual stream (each sublayer adds its output to the running sum) | 残差连接 / 残差流 | остаточная связь / остаточный поток |
 | pre-LN (layer normalisation before each sublayer) | 前置层归一化（pre-LN，每个子层之前做层归一化） | предварительная нормализация слоя (pre-LN, перед каждым подслоем) |
-| output layer $W_\text{head}$ | 输出层 $W_\text{head}$ | выходной слой $W_\text{head}$ |
-| weight tying | 权重共享 | связывание весов |
-| central differences | 中心差分 | центральные разности |
-| teacher forcing | 教师强制（teacher forcing） | подача верных предыдущих токенов (teacher forcing) |
-| free target / decided target | 自由目标 / 由过去决定的目标 | свободная метка / определяемая прошлым метка |
+| output layer $W_\text{head}$ (scores over the vocabulary) | 输出层 $W_\text{head}$ | выходной слой $W_\text{head}$ |
+| weight tying (the output layer reuses the embedding table) | 权重共享 | связывание весов |
+| central differences (a derivative estimated from f at x + h and at x − h) | 中心差分 | центральные разности |
+| teacher forcing (every position sees the true inputs) | 教师强制（teacher forcing） | подача верных предыдущих токенов (teacher forcing) |
+| free target / decided target (one the past leaves open, one it decides) | 自由目标 / 由过去决定的目标 | свободная метка / определяемая прошлым метка |
 | causal bound $\mathcal L^*$ (the lowest loss of a causal model) | 因果模型的下界 $\mathcal L^*$（因果模型能达到的最低损失） | нижняя граница для причинных моделей $\mathcal L^*$ (наименьшие потери причинной модели) |
-| rule level (of the §7 corpus) | 规则水平（§7 语料） | уровень правила (для корпуса §7) |
+| rule level (§7: the loss of a model that knows only the rule) | 规则水平（§7 语料） | уровень правила (для корпуса §7) |
 | cheating (reading the answer) | 作弊（读到答案） | списывание (чтение ответа) |
-| reachability matrix (of the gradient) | （梯度的）可达矩阵 | матрица достижимости (для градиента) |
-| greedy decoding | 贪心解码 | жадное декодирование |
-| held-out lines | 留出的行 | отложенные строки |
+| reachability matrix (of the gradient: which positions each output reads) | （梯度的）可达矩阵 | матрица достижимости (для градиента) |
+| greedy decoding (always the most likely next token) | 贪心解码 | жадное декодирование |
+| held-out lines (kept out of training, to test on) | 留出的行 | отложенные строки |
 """)

@@ -14,18 +14,16 @@ This notebook goes with §1. Each exercise states a task and gives a function in
 Write the functions yourself. Calling the reference versions in `lib` (such as `lib.attention.masked_softmax`) is detected: `check` warns, and the grader gives no points for that exercise. An exercise earns the points in its heading when all its tests pass, public and hidden. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
-This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck.
+This page holds the solutions to exercise set 1; the exercises themselves are in `exercises/en/ex01_allowed_set.ipynb`. Try each one there first, and come here to compare once you have an answer or are stuck. Below each answer come the output of its `check(...)` cell and a short **About the solution** note: why the answer is right and which trap it avoids.
 
-For every exercise you will find the task and a full-marks answer (the lines the exercise page leaves for you to write). Below each answer come the output of its `check(...)` cell and a short **About the solution** note on why the answer is right and which trap it avoids. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The set practises §1:
+The set practises §1:
 
 * the causal allowed set, and `≤` rather than `<` (§1.7);
 * the softmax normalised over the allowed set, and the two ways of getting it wrong: zeroed scores and the wrong order (§1.5, §1.6);
 * checking attention weights against four conditions, and what such a check cannot prove (§1.10);
 * which targets of a right-padded batch are scored (§1.2, §1.8).
-
-To test your own version, run `check(...)` on the exercise page; the grader's hidden tests pass with these answers too.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

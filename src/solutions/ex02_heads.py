@@ -12,11 +12,11 @@ This notebook goes with §2 and works like exercise set 1: replace the line `rai
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
 This page holds the solutions to exercise set 2; the exercises are in `exercises/en/ex02_heads.ipynb`. Work through them there first, then compare here.
 
-The page first reproduces the bug of a split done by `reshape` alone. Then, for every exercise, you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). Finally you count what the number of heads costs at a fixed width: the parameters and the bytes of a KV cache (§2.6, §5.6). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The set practises §2. You split the width into heads and merge them back (§2.2, §2.4). Then you assemble causal multi-head attention from the projections, the split, §1's causal attention, the merge and `w_o` (§2.1, §2.5). Finally you count what the number of heads costs at a fixed width: the parameters and the bytes of a KV cache (§2.6, §5.6).
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

@@ -12,11 +12,11 @@ This notebook goes with §3 and works like the previous exercise sets: replace t
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
 This page holds the solutions to exercise set 3; the exercises are in `exercises/en/ex03_positions.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The set practises §3: the embedding with an offset and its refusal past the position table (§3.1, §3.3), the backward pass of the embedding, a scatter-add that handles repeated ids (§3.2), and the token-swap test that shows why positions are needed (§3.4).
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

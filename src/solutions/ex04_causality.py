@@ -14,18 +14,16 @@ The first three functions are tests. Each receives a forward function `forward(i
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
 This page holds the solutions to exercise set 4; the exercises are in `exercises/en/ex04_causality.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The suspect model is here too, with its repaired version. The set practises §4:
+The set practises §4:
 
 * the future-perturbation test (§4.3);
 * the negative control that first shows the test can see a leak (§4.4, §4.5);
 * a sweep over every position;
 * a model whose mask is right but which leaks all the same, and its fix, found by asking what each output row reads (§4.2, §4.7).
-
-To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

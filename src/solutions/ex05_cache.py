@@ -14,11 +14,11 @@ When generating token by token, the model keeps the keys and values of the posit
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
 This page holds the solutions to exercise set 5; the exercises are in `exercises/en/ex05_cache.ipynb`. Try them there first, then compare here.
 
-For every exercise you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8). To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The set practises §5: keys and values stored per head and a cached step at its position offset (§5.1), token-by-token results that must equal the full forward pass (§5.2), and how a right-padded batch continues from each row's real prefix (§5.7, §1.8).
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

@@ -14,11 +14,11 @@ This notebook goes with §6 and works like the previous exercise sets: replace t
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
 This page holds the solution to exercise set 6; the exercise is in `exercises/en/ex06_evidence.ipynb`. Try it there first, then compare here.
 
-You will find a full-marks answer to the set's only exercise (multi-head attention written with lists and `math` only, no NumPy), the output of its `check(...)` cell and an **About the solution** note on why it is an independent route to the same numbers. Every public test passes in the check (`check` counts the tests that pass; the points in the heading are what the exercise is worth in grading). The exercise practises §6: recomputing the numbers of §6.1 in plain Python (§6.2), and what such a check proves and what it does not (§6.3). To test your own code, run `check(...)` on the exercise page; this answer also passes the grader's hidden tests.
+The exercise practises §6: recomputing the numbers of §6.1 in plain Python (§6.2), and what such a check proves and what it does not (§6.3).
 """, tags=("solution",))
 
 md(INSTALL_NOTE)

@@ -19,11 +19,11 @@ This notebook goes with §7 and works like the previous exercise sets: replace t
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
 
-# The solved notebook's introduction: what the page shows and where the exercises are.
+# The solved notebook's introduction: where the exercises are and what the set practises.
 md("""
 This page holds the solutions to exercise set 7; the exercises are in `exercises/en/ex07_decoder.ipynb`. Try them there first, then compare here.
 
-For each of the four exercises you will find a full-marks answer, the output of the `check(...)` cell below it and an **About the solution** note. Every public test passes in every check (`check` counts the tests that pass; the points in each heading are what the exercise is worth in grading). The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third writes one generation step of the decoder with a KV cache in every layer (§7.5). The fourth diagnoses a model handed over as weights, using §4's perturbation test and its negative control, run on the whole decoder as in §7.4. To test your own code, run `check(...)` on the exercise page; these answers also pass the grader's hidden tests.
+The set practises §7. The first two exercises are the backward passes of the masked softmax and of layer normalisation (§7.7), checked by central differences (§7.1). The third writes one generation step of the decoder with a KV cache in every layer (§7.5). The fourth diagnoses a model handed over as weights, using §4's perturbation test and its negative control, run on the whole decoder as in §7.4.
 """, tags=("solution",))
 
 md(INSTALL_NOTE)
