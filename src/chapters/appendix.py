@@ -68,7 +68,7 @@ The text uses the terms of this table in all three languages.
 | score (a query's scaled dot product with a key) | 分数 | оценка (score) |
 | attention weights (the softmax of a row of scores) | 注意力权重 | веса внимания |
 | head, multi-head attention (H heads side by side) | 头，多头注意力 | голова, многоголовое внимание |
-| split into heads / merge heads (D features into H × d and back) | 拆分头 / 合并头 | разбиение на головы / склейка голов |
+| split into heads / merge heads (D features into H heads of d features each, and back) | 拆分头 / 合并头 | разбиение на головы / склейка голов |
 | output projection $W_O$ (mixes the merged heads) | 输出投影 $W_O$ | выходная проекция $W_O$ |
 | bias (the constant term of a linear map) | 偏置 | свободный член (bias) |
 | subspace (the d coordinates of one head) | 子空间 | подпространство |
