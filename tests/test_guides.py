@@ -245,8 +245,28 @@ def test_the_selectors_the_exercise_guide_shows_are_used_in_the_diagnoses():
     assert not [s for s in selectors if f"'{s}'" not in diagnoses], selectors
 
 
+def test_the_exercise_guides_steps_write_what_its_tests_read_before_running_them():
+    """docs/exercises.md's steps for a new exercise, done in order, reach the step that runs tests/test_exercises.py
+    and tests/test_mistakes.py only after the steps that declare the diagnoses and add the rubric's row (read84 I C1:
+    the tests came first, and two tests the command selects then failed): the corpus test requires every diagnosis
+    an entry names to exist, and the rubric test, selected by `not [`, compares the rubric with the registry."""
+    import test_exercises
+    import test_mistakes
+    text = flat("docs", "exercises.md")
+    part = text[text.index("## Adding an exercise"):text.index("## How a wrong answer is diagnosed")]
+    steps = re.split(r" (?=\d\. \*\*)", part)[1:]
+    assert [int(s.split(".", 1)[0]) for s in steps] == list(range(1, len(steps) + 1)), [s[:30] for s in steps]
+    step_of = lambda phrase: next(i for i, s in enumerate(steps) if phrase in s)  # noqa: E731
+    runs = step_of("-m pytest tests/test_exercises.py tests/test_mistakes.py")
+    assert step_of("declare it in `grading/diagnoses.py`") < runs and step_of("**The rubric.**") < runs
+    corpus_test = test_mistakes.test_the_corpus_is_large_and_covers_every_exercise
+    assert "mistake_by_id(d) is not None" in inspect.getsource(corpus_test)
+    rubric_test = test_exercises.test_points_agree_with_the_rubric_and_the_headings
+    assert not hasattr(rubric_test, "pytestmark") and "rubric()" in inspect.getsource(rubric_test)
+
+
 def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
-    """docs/exercises.md gives one `@=` example throughout: step 7's `MISTAKES` entry, which "Declaring a mistake"
+    """docs/exercises.md gives one `@=` example throughout: step 9's `MISTAKES` entry, which "Declaring a mistake"
     explains as "that product alone, not a longer one that contains it" (the two once used different operators).
     It is cost-1's entry in tests/test_exercises.py, and on cost-1's answer `@=` finds one mutant where `@` with the
     same text finds longer products too."""
@@ -255,7 +275,7 @@ def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
     from grading.registry import EXERCISES
     text = flat("docs", "exercises.md")
     step7 = re.search(r'or `@=` and its exact code: `"([a-z-]+@=[^"`]+)"`', text)
-    assert step7, "docs/exercises.md, step 7, no longer shows an `@=` selector"
+    assert step7, "docs/exercises.md, step 9 (Tests), no longer shows an `@=` selector"
     selector = step7.group(1)
     assert f"`{selector}` is that product alone, not a longer one that contains it" in text
     exercise_id = next(k for k, v in test_exercises.MISTAKES.items() if v == selector)
@@ -1844,18 +1864,18 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
 
 
 def test_adding_an_exercise_names_every_total_and_the_expected_values():
-    """docs/exercises.md "Adding an exercise": step 9 sends the reader to both totals that
-    test_the_gradebooks_total_is_described_with_the_courses_points and test_exercises.py check (it once named only
-    its own table), and step 1 says to store the expected values for a new public test too, not only a changed one."""
+    """docs/exercises.md "Adding an exercise": step 8 (before the tests since read84 I C1) sends the reader to both
+    totals that test_the_gradebooks_total_is_described_with_the_courses_points and test_exercises.py check (it once
+    named only its own table), and step 1 says to store the expected values for a new public test too, not only a changed one."""
     text = flat("docs", "exercises.md")
-    step9 = re.search(r"9\. \*\*The rubric\.\*\*(.*?)(?=A new way to cheat)", text, re.S).group(1)
-    assert "#points-the-rubric" in step9 and "](instructors.md)" in step9 and "for the whole course" in step9
-    # what step 9 quotes of instructors.md is there (it once quoted "N for the whole course", which is not)
-    step9 = " ".join(step9.split())
-    assert 'the number before "for the whole course" in the gradebook columns\' `total (max N)`' in step9
+    step8 = re.search(r"8\. \*\*The rubric\.\*\*(.*?)(?=9\. \*\*Tests\.\*\*)", text, re.S).group(1)
+    assert "#points-the-rubric" in step8 and "](instructors.md)" in step8 and "for the whole course" in step8
+    # what step 8 quotes of instructors.md is there (it once quoted "N for the whole course", which is not)
+    step8 = " ".join(step8.split())
+    assert 'the number before "for the whole course" in the gradebook columns\' `total (max N)`' in step8
     assert re.search(r"`total \(max N\)` \(N: [^()]*, \d+ for the whole course\)", flat("docs", "instructors.md"))
     # which test checks which total (it once said test_guides.py checked both)
-    assert "`tests/test_exercises.py` checks the first, `tests/test_guides.py` the second" in " ".join(step9.split())
+    assert "`tests/test_exercises.py` checks the first, `tests/test_guides.py` the second" in " ".join(step8.split())
     assert "def test_points_agree_with_the_rubric_and_the_headings" in (ROOT / "tests" / "test_exercises.py").read_text(
         encoding="utf-8")
     assert "After adding or changing a public test, or changing a reference, run `.venv/bin/python tools/expected.py`" in text
