@@ -1872,10 +1872,16 @@ def test_adding_an_exercise_names_every_total_and_the_expected_values():
     assert "#points-the-rubric" in step8 and "](instructors.md)" in step8 and "for the whole course" in step8
     # what step 8 quotes of instructors.md is there (it once quoted "N for the whole course", which is not)
     step8 = " ".join(step8.split())
-    assert 'the number before "for the whole course" in the gradebook columns\' `total (max N)`' in step8
-    assert re.search(r"`total \(max N\)` \(N: [^()]*, \d+ for the whole course\)", flat("docs", "instructors.md"))
+    # read84 I C3: instructors.md gives the course's points twice, and the test requires both
+    assert ('the two numbers before "for the whole course", one in the `--wide-csv` row and one in the `--totals-csv` '
+            'row of the table under "Gradebooks: Canvas, Moodle and a spreadsheet"') in step8
+    assert "## Gradebooks: Canvas, Moodle and a spreadsheet" in flat("docs", "instructors.md")
+    instructors = flat("docs", "instructors.md")
+    rows = re.findall(r"^\| `(--[a-z-]+) FILE` \|.*`total \(max N\)` \(N: [^()]*, \d+ for the whole course\)",
+                      (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8"), flags=re.M)
+    assert rows == ["--wide-csv", "--totals-csv"] and len(re.findall(r"\d+ for the whole course", instructors)) == 2
     # which test checks which total (it once said test_guides.py checked both)
-    assert "`tests/test_exercises.py` checks the first, `tests/test_guides.py` the second" in " ".join(step8.split())
+    assert "`tests/test_exercises.py` checks the first total, `tests/test_guides.py` the other two" in step8
     assert "def test_points_agree_with_the_rubric_and_the_headings" in (ROOT / "tests" / "test_exercises.py").read_text(
         encoding="utf-8")
     assert "After adding or changing a public test, or changing a reference, run `.venv/bin/python tools/expected.py`" in text
