@@ -5460,3 +5460,24 @@ def test_a_quantity_at_rounding_level_prints_its_bound():
     assert round(abs(1.1e-16), 12) == 0.0 and str(round(abs(1.1e-16), 12)) == "0.0"
     source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
     assert 'print("max|Δ| < 1e-12:", gap < 1e-12)\nassert gap < 1e-12\n' in source
+
+
+def test_the_autograder_commands_write_where_instructors_md_says(monkeypatch, capsys):
+    """docs/instructors.md, "Gradescope": each `tools/make_autograder.py` command is followed by the folder and the
+    zip it writes (read84 I C2: `--exercises` was an alternative on the `--notebook` line, whose comment named
+    `_build/autograder/ex01_allowed_set/`, though it writes `_build/autograder/exercises/`). The commands run with
+    `make` replaced, so nothing is built."""
+    from tools import make_autograder
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    part = text[text.index("## Gradescope"):]
+    block = part[part.index("```bash\n") + 8:part.index("```", part.index("```bash\n") + 8)]
+    pairs = re.findall(r"^\.venv/bin/python tools/make_autograder\.py (.+)\n# -> (\S+)/ and (\S+)$", block, flags=re.M)
+    assert len(pairs) == 2 and len(block.strip().splitlines()) == 4, block
+    written = []
+    monkeypatch.setattr(make_autograder, "make", lambda out, exercises, *a, **k: (
+        written.append(out), (out, out.with_suffix(".zip")))[1])
+    for args, folder, archive in pairs:
+        make_autograder.main(args.split())
+        assert written[-1] == ROOT / folder and written[-1].with_suffix(".zip") == ROOT / archive, (args, written)
+    assert {a.split()[0] for a, _, _ in pairs} == {"--notebook", "--exercises"}
+    capsys.readouterr()
