@@ -2107,7 +2107,10 @@ def test_the_hint_is_written_as_the_diagnosis_prints_it():
     written so would print the section twice). tests/test_mistakes.py checks what the guide says it does."""
     from grading import diagnoses
     text = flat("docs", "exercises.md")
-    assert "a field of its own" in text and "with no full stop at the end and no section" in text
+    # read84 I E10: a sentence inside a hint may end with one (mask-1's "strict" hint has two sentences)
+    assert ("a field of its own" in text and "with no full stop at the end (a sentence inside may end with one) and no "
+            "section" in text)
+    assert ". " in diagnoses.mistake_by_id("mask-1/strict").text["en"]
     assert ("`what happened: why; the fix`, as the docstring of `sentences()` in `grading/diagnoses.py` shows" in text
             and "``what happened: why; the fix``" in diagnoses.sentences.__doc__)
     assert ('after "What this suggests:" and adds "See §" and the section\'s number (`TEMPLATE` in the same module)'
