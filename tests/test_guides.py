@@ -766,7 +766,9 @@ def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
     modules were "loaded in name order", though a lookup by id imports only the module that declares it)."""
     from grading import registry
     text = flat("docs", "exercises.md")
-    assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
+    # read84 I E3: what to create and how the registry finds it are no longer one bullet
+    assert "add `grading/specs/exNN_name.py`, which defines `NOTEBOOK` and an `EXERCISES` list;" in text
+    assert ("Every module of `grading/specs/` whose name does not start with `_` is "
             "a spec module. The registry (`grading/registry.py`) lists their exercises in module-name order; it "
             "imports a module when one of its exercises is asked for by id, and every module when the whole list "
             "is.") in text
