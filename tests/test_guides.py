@@ -488,6 +488,11 @@ def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md
     assert '"kernels": self._describe_kernels()' in source
     said = re.findall(r'"([^"]*)"', inspect.getsource(sandbox.Sandbox._describe_kernels))
     assert any("warm" in t for t in said) and any("fresh" in t for t in said), said
+    # read84 I L6: when each kind applies, as the sandbox decides it (warm only in root mode, when asked for)
+    assert ("Kernels are forked only when the grader runs as root, with its sandbox and without `--fresh-kernels`; "
+            "otherwise, or when forking fails as the grader starts, each kernel starts fresh.") in text
+    assert ('self.warm_note = "not requested" if not warm else ("only in root mode" if mode != "root" else "")'
+            in source and 'if self.mode == "root" and not self.warm_note:' in source)
 
 
 def test_the_notebook_limits_instructors_md_quotes_are_the_graders():
