@@ -502,7 +502,8 @@ def test_atomic_write_replaces_whole_files(tmp_path):
 
 
 def test_every_output_is_readable_by_all_whatever_the_umask(tmp_path):
-    # docs/instructors.md: every file the grader writes has mode 644, the histogram's PNG too
+    # docs/instructors.md: every file the grader writes has mode 644, the histogram's PNG too (but for a JSON
+    # report that keeps the salt: 600, test_hidden_secrecy.py)
     before = os.umask(0o077)
     try:
         report.atomic_write(tmp_path / "t.csv", "a,b\n")

@@ -245,8 +245,28 @@ def test_the_selectors_the_exercise_guide_shows_are_used_in_the_diagnoses():
     assert not [s for s in selectors if f"'{s}'" not in diagnoses], selectors
 
 
+def test_the_exercise_guides_steps_write_what_its_tests_read_before_running_them():
+    """docs/exercises.md's steps for a new exercise, done in order, reach the step that runs tests/test_exercises.py
+    and tests/test_mistakes.py only after the steps that declare the diagnoses and add the rubric's row (read84 I C1:
+    the tests came first, and two tests the command selects then failed): the corpus test requires every diagnosis
+    an entry names to exist, and the rubric test, selected by `not [`, compares the rubric with the registry."""
+    import test_exercises
+    import test_mistakes
+    text = flat("docs", "exercises.md")
+    part = text[text.index("## Adding an exercise"):text.index("## How a wrong answer is diagnosed")]
+    steps = re.split(r" (?=\d\. \*\*)", part)[1:]
+    assert [int(s.split(".", 1)[0]) for s in steps] == list(range(1, len(steps) + 1)), [s[:30] for s in steps]
+    step_of = lambda phrase: next(i for i, s in enumerate(steps) if phrase in s)  # noqa: E731
+    runs = step_of("-m pytest tests/test_exercises.py tests/test_mistakes.py")
+    assert step_of("declare it in `grading/diagnoses.py`") < runs and step_of("**The rubric.**") < runs
+    corpus_test = test_mistakes.test_the_corpus_is_large_and_covers_every_exercise
+    assert "mistake_by_id(d) is not None" in inspect.getsource(corpus_test)
+    rubric_test = test_exercises.test_points_agree_with_the_rubric_and_the_headings
+    assert not hasattr(rubric_test, "pytestmark") and "rubric()" in inspect.getsource(rubric_test)
+
+
 def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
-    """docs/exercises.md gives one `@=` example throughout: step 7's `MISTAKES` entry, which "Declaring a mistake"
+    """docs/exercises.md gives one `@=` example throughout: step 9's `MISTAKES` entry, which "Declaring a mistake"
     explains as "that product alone, not a longer one that contains it" (the two once used different operators).
     It is cost-1's entry in tests/test_exercises.py, and on cost-1's answer `@=` finds one mutant where `@` with the
     same text finds longer products too."""
@@ -255,7 +275,7 @@ def test_the_exercise_guide_shows_one_exact_selector_and_it_selects_one_place():
     from grading.registry import EXERCISES
     text = flat("docs", "exercises.md")
     step7 = re.search(r'or `@=` and its exact code: `"([a-z-]+@=[^"`]+)"`', text)
-    assert step7, "docs/exercises.md, step 7, no longer shows an `@=` selector"
+    assert step7, "docs/exercises.md, step 9 (Tests), no longer shows an `@=` selector"
     selector = step7.group(1)
     assert f"`{selector}` is that product alone, not a longer one that contains it" in text
     exercise_id = next(k for k, v in test_exercises.MISTAKES.items() if v == selector)
@@ -468,6 +488,11 @@ def test_the_report_says_whether_kernels_started_fresh_or_warm_as_instructors_md
     assert '"kernels": self._describe_kernels()' in source
     said = re.findall(r'"([^"]*)"', inspect.getsource(sandbox.Sandbox._describe_kernels))
     assert any("warm" in t for t in said) and any("fresh" in t for t in said), said
+    # read84 I L6: when each kind applies, as the sandbox decides it (warm only in root mode, when asked for)
+    assert ("Kernels are forked only when the grader runs as root, with its sandbox and without `--fresh-kernels`; "
+            "otherwise, or when forking fails as the grader starts, each kernel starts fresh.") in text
+    assert ('self.warm_note = "not requested" if not warm else ("only in root mode" if mode != "root" else "")'
+            in source and 'if self.mode == "root" and not self.warm_note:' in source)
 
 
 def test_the_notebook_limits_instructors_md_quotes_are_the_graders():
@@ -565,8 +590,9 @@ def test_the_failed_tests_a_page_explains_are_those_instructors_md_names():
     import textwrap
     from grading.batch import runner
     text = flat("docs", "instructors.md")
-    assert ("explains up to three failed tests, at most two of them public, so that a failed hidden test is always "
-            "among them, and says how many more failed") in text
+    # read84 I L8: "always among them" read as if a hidden test always failed
+    assert ("explains up to three failed tests, at most two of them public, so that a failed hidden test, if there "
+            "is one, is always shown, and says how many more failed") in text
     source = inspect.getsource(runner.NotebookRun)
     lines = re.search(r"^( *)shown = \[o for o in failures .*\n(?:\1.*\n){2}", source, re.M)
     assert lines, "the runner no longer chooses the failures a page explains as instructors.md says"
@@ -750,7 +776,9 @@ def test_the_spec_modules_are_loaded_as_the_exercise_guide_says():
     modules were "loaded in name order", though a lookup by id imports only the module that declares it)."""
     from grading import registry
     text = flat("docs", "exercises.md")
-    assert ("defines `NOTEBOOK` and an `EXERCISES` list. Every module there whose name does not start with `_` is "
+    # read84 I E3: what to create and how the registry finds it are no longer one bullet
+    assert "add `grading/specs/exNN_name.py`, which defines `NOTEBOOK` and an `EXERCISES` list;" in text
+    assert ("Every module of `grading/specs/` whose name does not start with `_` is "
             "a spec module. The registry (`grading/registry.py`) lists their exercises in module-name order; it "
             "imports a module when one of its exercises is asked for by id, and every module when the whole list "
             "is.") in text
@@ -1075,7 +1103,9 @@ def test_the_exercise_setup_cell_is_shown_as_the_sources_write_it():
     """docs/exercises.md shows the first code cell of an exercise notebook with the tag that folds it on the site;
     every exercise source writes it so."""
     guide = (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8")
-    assert 'code(setup_cell(IMPORTS), tags=("hide-input",))' in guide
+    # read84 I E2: shown as the sources write it, the import lines inline (it once stood for them with `IMPORTS`)
+    assert re.search(r'```python\nmd\(INSTALL_NOTE\)\n\ncode\(setup_cell\("""[^"]*"""\), tags=\("hide-input",\)\)\n```',
+                     guide)
     for source in sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py")):
         text = source.read_text(encoding="utf-8")
         assert re.search(r'code\(setup_cell\("""[^"]*"""\), tags=\("hide-input",\)\)', text), source.name
@@ -1849,18 +1879,24 @@ def test_adding_a_language_lists_the_language_data_of_the_sites_scripts():
 
 
 def test_adding_an_exercise_names_every_total_and_the_expected_values():
-    """docs/exercises.md "Adding an exercise": step 9 sends the reader to both totals that
-    test_the_gradebooks_total_is_described_with_the_courses_points and test_exercises.py check (it once named only
-    its own table), and step 1 says to store the expected values for a new public test too, not only a changed one."""
+    """docs/exercises.md "Adding an exercise": step 8 (before the tests since read84 I C1) sends the reader to both
+    totals that test_the_gradebooks_total_is_described_with_the_courses_points and test_exercises.py check (it once
+    named only its own table), and step 1 says to store the expected values for a new public test too, not only a changed one."""
     text = flat("docs", "exercises.md")
-    step9 = re.search(r"9\. \*\*The rubric\.\*\*(.*?)(?=A new way to cheat)", text, re.S).group(1)
-    assert "#points-the-rubric" in step9 and "](instructors.md)" in step9 and "for the whole course" in step9
-    # what step 9 quotes of instructors.md is there (it once quoted "N for the whole course", which is not)
-    step9 = " ".join(step9.split())
-    assert 'the number before "for the whole course" in the gradebook columns\' `total (max N)`' in step9
-    assert re.search(r"`total \(max N\)` \(N: [^()]*, \d+ for the whole course\)", flat("docs", "instructors.md"))
+    step8 = re.search(r"8\. \*\*The rubric\.\*\*(.*?)(?=9\. \*\*Tests\.\*\*)", text, re.S).group(1)
+    assert "#points-the-rubric" in step8 and "](instructors.md)" in step8 and "for the whole course" in step8
+    # what step 8 quotes of instructors.md is there (it once quoted "N for the whole course", which is not)
+    step8 = " ".join(step8.split())
+    # read84 I C3: instructors.md gives the course's points twice, and the test requires both
+    assert ('the two numbers before "for the whole course", one in the `--wide-csv` row and one in the `--totals-csv` '
+            'row of the table under "Gradebooks: Canvas, Moodle and a spreadsheet"') in step8
+    assert "## Gradebooks: Canvas, Moodle and a spreadsheet" in flat("docs", "instructors.md")
+    instructors = flat("docs", "instructors.md")
+    rows = re.findall(r"^\| `(--[a-z-]+) FILE` \|.*`total \(max N\)` \(N: [^()]*, \d+ for the whole course\)",
+                      (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8"), flags=re.M)
+    assert rows == ["--wide-csv", "--totals-csv"] and len(re.findall(r"\d+ for the whole course", instructors)) == 2
     # which test checks which total (it once said test_guides.py checked both)
-    assert "`tests/test_exercises.py` checks the first, `tests/test_guides.py` the second" in " ".join(step9.split())
+    assert "`tests/test_exercises.py` checks the first total, `tests/test_guides.py` the other two" in step8
     assert "def test_points_agree_with_the_rubric_and_the_headings" in (ROOT / "tests" / "test_exercises.py").read_text(
         encoding="utf-8")
     assert "After adding or changing a public test, or changing a reference, run `.venv/bin/python tools/expected.py`" in text
@@ -2086,7 +2122,10 @@ def test_the_hint_is_written_as_the_diagnosis_prints_it():
     written so would print the section twice). tests/test_mistakes.py checks what the guide says it does."""
     from grading import diagnoses
     text = flat("docs", "exercises.md")
-    assert "a field of its own" in text and "with no full stop at the end and no section" in text
+    # read84 I E10: a sentence inside a hint may end with one (mask-1's "strict" hint has two sentences)
+    assert ("a field of its own" in text and "with no full stop at the end (a sentence inside may end with one) and no "
+            "section" in text)
+    assert ". " in diagnoses.mistake_by_id("mask-1/strict").text["en"]
     assert ("`what happened: why; the fix`, as the docstring of `sentences()` in `grading/diagnoses.py` shows" in text
             and "``what happened: why; the fix``" in diagnoses.sentences.__doc__)
     assert ('after "What this suggests:" and adds "See §" and the section\'s number (`TEMPLATE` in the same module)'
@@ -2348,9 +2387,9 @@ def test_how_a_notebook_is_matched_to_its_exercise_set_is_said_as_identify_does_
     text = flat("docs", "instructors.md")
     assert ("The grader identifies a notebook's exercise set from, in this order, its metadata, its file name (the "
             "set's name, alone or inside a longer name such as `smithjohn_12345_67890_ex01_allowed_set.ipynb`, or its "
-            "`exNN` number), and the functions it defines (the set that has the most of them). A step counts only when "
-            "it points to one set, so a renamed download is still graded. A notebook that no step places gets an error "
-            "row that names the course's notebooks.") in text
+            "`exNN` number), and the functions it defines (the set that has the most of them). Each clue counts only "
+            "when it points to exactly one set, so a renamed download is still recognised. A notebook that no clue "
+            "places gets an error row that names the course's notebooks.") in text
     sets = {}
     for ex in exercises.EXERCISES.values():
         sets.setdefault(ex.notebook, set()).add(ex.function)
@@ -5444,3 +5483,24 @@ def test_a_quantity_at_rounding_level_prints_its_bound():
     assert round(abs(1.1e-16), 12) == 0.0 and str(round(abs(1.1e-16), 12)) == "0.0"
     source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
     assert 'print("max|Δ| < 1e-12:", gap < 1e-12)\nassert gap < 1e-12\n' in source
+
+
+def test_the_autograder_commands_write_where_instructors_md_says(monkeypatch, capsys):
+    """docs/instructors.md, "Gradescope": each `tools/make_autograder.py` command is followed by the folder and the
+    zip it writes (read84 I C2: `--exercises` was an alternative on the `--notebook` line, whose comment named
+    `_build/autograder/ex01_allowed_set/`, though it writes `_build/autograder/exercises/`). The commands run with
+    `make` replaced, so nothing is built."""
+    from tools import make_autograder
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    part = text[text.index("## Gradescope"):]
+    block = part[part.index("```bash\n") + 8:part.index("```", part.index("```bash\n") + 8)]
+    pairs = re.findall(r"^\.venv/bin/python tools/make_autograder\.py (.+)\n# -> (\S+)/ and (\S+)$", block, flags=re.M)
+    assert len(pairs) == 2 and len(block.strip().splitlines()) == 4, block
+    written = []
+    monkeypatch.setattr(make_autograder, "make", lambda out, exercises, *a, **k: (
+        written.append(out), (out, out.with_suffix(".zip")))[1])
+    for args, folder, archive in pairs:
+        make_autograder.main(args.split())
+        assert written[-1] == ROOT / folder and written[-1].with_suffix(".zip") == ROOT / archive, (args, written)
+    assert {a.split()[0] for a, _, _ in pairs} == {"--notebook", "--exercises"}
+    capsys.readouterr()

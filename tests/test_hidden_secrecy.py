@@ -27,6 +27,7 @@ import os
 import pathlib
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import zipfile
@@ -155,6 +156,37 @@ def test_the_secret_is_nowhere_a_students_code_or_a_student_can_read(graded):
     assert found and int(found.group(1)) >= 1, row           # the probe finds what it can read (a kernel's own key)
     assert hashlib.sha256(secret.value).hexdigest()[:8] not in found.group(2).split()
     assert "seed" not in json.dumps([json.loads(t) for p, t in graded["seen"].items() if p.name == "results.json"])
+
+
+def test_a_report_that_keeps_the_salt_is_readable_by_its_owner_only(graded):
+    """Graded without --key, the JSON report keeps the batch's salt, from which every hidden test is drawn: it is
+    written with mode 600 whatever the umask (read84 I L13: every output was 644), and the other files stay 644."""
+    assert graded["report"]["grader"]["hidden_tests"].get("salt")
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (graded["out"] / "r.json", graded["out"] / "r.csv")}
+    assert modes == {"r.json": 0o600, "r.csv": 0o644}, modes
+
+
+def test_the_autograders_key_and_its_zip_are_readable_by_their_owner_only(tmp_path, monkeypatch):
+    """tools/make_autograder.py writes grading.key and the zip that holds it with mode 600, under a umask that
+    lets everyone read (022) and over an old zip that everyone could read (read84 I: the zip was 644). The wheel
+    is not built: a file stands for it."""
+    from tools import make_autograder
+    monkeypatch.setattr(make_autograder, "build_wheel",
+                        lambda dest: (pathlib.Path(dest) / "causality_heads_position-0-py3-none-any.whl").write_bytes(b"w"))
+    out = tmp_path / "ag"
+    out.with_suffix(".zip").write_bytes(b"an old zip")
+    out.with_suffix(".zip").chmod(0o644)
+    before = os.umask(0o022)
+    try:
+        folder, archive = make_autograder.make(out, ["mask-1"])
+    finally:
+        os.umask(before)
+    key = (folder / "grading.key").read_text()
+    with zipfile.ZipFile(archive) as z:
+        assert z.read("grading.key").decode() == key and (z.getinfo("grading.key").external_attr >> 16) & 0o777 == 0o600
+    assert stat.S_IMODE((folder / "grading.key").stat().st_mode) == 0o600
+    assert stat.S_IMODE(archive.stat().st_mode) == 0o600
+    assert stat.S_IMODE((folder / "config.json").stat().st_mode) == 0o644      # the umask, for what holds no secret
 
 
 def _candidates(texts):

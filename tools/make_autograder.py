@@ -12,7 +12,8 @@ assignment's exercises (an upload holding other notebooks is graded on these
 only), the limits and the isolation (``container``: the sandbox where the
 container allows one, else none), ``grading.key``, the key the hidden tests are drawn from
 (new for every autograder, so a resubmission meets the same hidden tests), and
-the course's wheel built from this checkout.  ``run_autograder`` reads the key
+the course's wheel built from this checkout.  The key and the zip that holds it
+are readable by their owner only (mode 600).  ``run_autograder`` reads the key
 and deletes it from the container before the student's notebook runs, so the
 student's code finds it nowhere: not in a file, an argument or an environment
 variable (the grader gets it on standard input).  See docs/instructors.md,
@@ -21,6 +22,7 @@ variable (the grader gets it on standard input).  See docs/instructors.md,
 
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -76,7 +78,10 @@ def make(out, exercises, lang="auto", timeout=10.0, total_timeout=600.0, isolati
               "isolation": isolation}
     (out / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     archive = out.with_suffix(".zip")
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+    archive.unlink(missing_ok=True)
+    # the zip holds the key: created readable by its owner only, whatever the umask, before a byte is written
+    fd = os.open(archive, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as f, zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
         for path in sorted(out.iterdir()):        # the files at the root of the zip, as Gradescope wants
             info = zipfile.ZipInfo(path.name, date_time=(2026, 1, 1, 0, 0, 0))
             info.external_attr = (path.stat().st_mode & 0o777) << 16      # grading.key: 0600

@@ -675,8 +675,9 @@ def write_outputs(report, outputs, progress=None):
         for line in warnings:
             _log(progress, f"grader: warning: {line}")
         _report.atomic_write(outputs.moodle_csv, text)
-    if outputs.json:
-        _report.atomic_write(outputs.json, _report.to_json(report))
+    if outputs.json:        # a report that keeps the batch's salt (no --key) holds the hidden tests' secret
+        private = bool(((report.get("grader") or {}).get("hidden_tests") or {}).get("salt"))
+        _report.atomic_write(outputs.json, _report.to_json(report), 0o600 if private else 0o644)
     if outputs.csv:
         _report.atomic_write(outputs.csv, _report.to_csv(report["rows"], lang))
     if outputs.wide_csv:

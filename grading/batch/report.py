@@ -74,8 +74,9 @@ def flags(rows):
     return sorted(out)
 
 
-def atomic_write(path, data):
-    """Write ``data`` (str: UTF-8; or bytes) to ``path`` whole or not at all, mode 0644."""
+def atomic_write(path, data, mode=0o644):
+    """Write ``data`` (str: UTF-8; or bytes) to ``path`` whole or not at all, mode 0644 (``mode``: another,
+    such as 0600 for a file that holds a secret; the temporary file is 0600 until then, whatever the umask)."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -85,7 +86,7 @@ def atomic_write(path, data):
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
