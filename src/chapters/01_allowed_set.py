@@ -152,7 +152,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So do not count on the error: build the mask with `causal_allowed` and pass it unchanged.
+Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds with at least one query, the last query reads every key, so the complement has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So do not count on the error: build the mask with `causal_allowed` and pass it unchanged.
 """)
 
 md(r"""
