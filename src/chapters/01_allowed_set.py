@@ -166,7 +166,7 @@ def softmax(s):
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
-#en wrong: forbidden scores set to 0 instead of being excluded
+#en wrong: forbidden scores set to 0 instead of −∞
 zero_scores = softmax(np.where(allowed, S, 0.0))
 print(as_fractions(zero_scores))
 print(np.exp(0.0))
@@ -224,6 +224,8 @@ plots.heatmaps(
     labels=[as_fractions(weights), as_fractions(zero_scores),
             as_fractions(wrong)],
     row_sums=True, lang="{{lang}}",
+    sum_labels=[as_fractions(m.sum(axis=1))[0]
+                for m in (weights, zero_scores, wrong)],
 )
 plt.show()
 """, alt="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.")
