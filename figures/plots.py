@@ -115,7 +115,7 @@ def _wrap_titles(fig, axes, room):
 
 
 def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0.0, vmax=1.0, cell_size=1.0,
-             xlabel="j", *, lang):
+             xlabel="j", *, lang, sum_labels=None):
     """§1. Matrices side by side as heatmaps, rows i (queries) and columns j (keys).
 
     matrices: a list of 2-D arrays (bool or numbers); titles: one string per
@@ -123,6 +123,9 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     labels: None, or one 2-D array of strings per matrix, written into the cells.
     row_sums: True, False, or one bool per matrix; where True, each row's sum
     is written to the right of the row.
+    sum_labels: None, or one list of strings per matrix, written as its row sums
+    in place of the computed ones (for example fractions, "1/3"); only where
+    row_sums is True.
     xlabel: the symbol of the columns, "j" (a key's position) unless they are
     something else, such as "c" (the features, §0.4's notation).
     lang: the page's language; every number in a label and in a row's sum is written with its
@@ -139,7 +142,8 @@ def heatmaps(matrices, titles, labels=None, row_sums=False, cmap="Blues", vmin=0
     # Side by side, with cells of at most cell_size inches within MAX_WIDTH; when the
     # cells would get too small for their labels (0.38 in), fewer panels per row.
     for per_row in range(len(matrices), 0, -1):
-        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax, xlabel, lang)
+        fig = _heatmap_grid(matrices, titles, labels, sums, per_row, cell_size, cmap, vmin, vmax, xlabel, lang,
+                            sum_labels)
         if per_row == 1 or _smallest_cell(fig, matrices) >= 0.38:
             return fig
         plt.close(fig)
@@ -163,7 +167,7 @@ def _tight_width(fig):
     return fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1   # savefig pads 0.1 in on each side
 
 
-def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax, xlabel, lang):
+def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vmax, xlabel, lang, sum_labels=None):
     import matplotlib.pyplot as plt
 
     rows = -(-len(matrices) // per_row)
@@ -190,7 +194,8 @@ def _heatmap_grid(matrices, titles, labels, sums, per_row, cell, cmap, vmin, vma
                             color="white" if dark else "black", fontsize=TEXT)
         if sums[n]:
             for i, total in enumerate(m.sum(axis=1)):
-                ax.text(m.shape[1] - 0.4, i, _written(f"Σ={total:.3g}", lang), ha="left", va="center", fontsize=TEXT)
+                written = f"{total:.3g}" if sum_labels is None else sum_labels[n][i]
+                ax.text(m.shape[1] - 0.4, i, _written(f"Σ={written}", lang), ha="left", va="center", fontsize=TEXT)
     # A title may be as wide as its column of the grid, less a gap between neighbours.
     fig.canvas.draw()
     _wrap_titles(fig, axes.flat[:len(matrices)], room=width / per_row - 0.3)

@@ -254,6 +254,26 @@ def test_the_heatmaps_write_their_labels_and_row_sums_as_the_pages_language_does
         plots.heatmaps([weights], ["α"], lang="de")
 
 
+def test_figure_1_2_writes_its_row_sums_as_fractions_like_its_cells():
+    """read85 en-01 L13: Figure 1.2 labelled its cells 1/3 and 2/3, as §1.6 writes them, but its row sums
+    Σ=0.333 and Σ=0.667. heatmaps takes the row sums' texts (sum_labels), and the chapter passes fractions.
+    Negative control: without sum_labels the same matrix still gets the decimal sums."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from figures import plots
+    wrong = np.array([[1 / 3, 0, 0], [1 / 3, 1 / 3, 0], [1 / 3, 1 / 3, 1 / 3]])
+    fig = plots.heatmaps([wrong], ["α"], row_sums=True, lang="en", sum_labels=[["1/3", "2/3", "1"]])
+    assert [t for t in (x.get_text() for x in fig.axes[0].texts) if t.startswith("Σ")] == ["Σ=1/3", "Σ=2/3", "Σ=1"]
+    plt.close(fig)
+    fig = plots.heatmaps([wrong], ["α"], row_sums=True, lang="en")
+    assert "Σ=0.333" in [x.get_text() for x in fig.axes[0].texts]
+    plt.close(fig)
+    source = (ROOT / "src" / "chapters" / "01_allowed_set.py").read_text(encoding="utf-8")
+    assert "sum_labels=[as_fractions(m.sum(axis=1))[0]" in source
+
+
 def test_every_heatmap_of_the_chapters_is_drawn_in_its_pages_language():
     """Each call of a heatmap in a chapter's source passes the page's language ("{{lang}}", which the builder
     turns into the notebook's code), and the built notebooks carry their own code there: "ru" on the Russian page."""

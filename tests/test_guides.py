@@ -4777,7 +4777,7 @@ def test_the_readme_names_the_mask_bugs_section_1_shows():
     subsections = re.split(r"^## 1\.(\d+) ", source, flags=re.M)
     body = dict(zip(subsections[1::2], subsections[2::2]))
     for words, n in said:
-        assert {"4": "Passed by mistake, the complement `~allowed`", "5": "A score of 0 forbids nothing",
+        assert {"4": "If the complement `~allowed` is passed by mistake", "5": "A score of 0 forbids nothing",
                 "6": "The wrong order: softmax first", "7": "`<` instead of `≤`"}[n] in body[n], (words, n)
     assert "mistyping j ≤ i as j < i (query i, key j), which leaves query 0 no key to read (§1.7)" in text
     assert r"Suppose the condition $j \le i$ is mistyped as $j < i$" in source

@@ -21,7 +21,7 @@ The course has nine sections, §0–§8, and each section is one notebook (one `
 * the local backward pass: given the upstream gradient, compute the gradient of one operation with respect to its inputs and parameters;
 * the basic ideas of the cross-entropy loss and of gradient descent (used in §7 and §8).
 
-Attention itself is not a prerequisite: §0.2 recaps the part we need in a few lines and one small example.
+Attention itself is not a prerequisite: §0.2 introduces the part we need in a few lines and one small example.
 """)
 
 md(r"""
@@ -39,7 +39,7 @@ $$s_{ij} = \frac{q_i \cdot k_j}{\sqrt d},$$
 
 and a softmax over the keys turns row i of the scores into **attention weights** $\alpha_{ij}$, which are non-negative and sum to 1. The output at position i is the weighted sum of the values, $y_i = \sum_j \alpha_{ij} v_j$. In matrix form, $Y = \mathrm{softmax}(QK^\top/\sqrt d)\,V$.
 
-The cell below computes the weights and outputs shown in Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each row can be read off directly. In the notation of §0.4, the token embedding table $E$ is the identity here, and positions arrive only in §3. The three columns of $W_Q$ and $W_K$ stand for season, weather and start; those of $W_V$ for spring, wind and rain. $W_Q$ is scaled by 6, so that a matching key scores $6/\sqrt 3 \approx 3.5$ and clearly wins the softmax. A trained model learns such rows; these are chosen by hand. No key is forbidden yet:
+The cell below computes the weights and outputs shown in Figure 0.1. Each input is the one-hot code of its token, so $q_t$, $k_t$ and $v_t$ are row t of $W_Q$, $W_K$ and $W_V$, and each can be read straight off the matrices in the cell. In the notation of §0.4, the token embedding table $E$ is the identity here, and positions arrive only in §3. The three columns of $W_Q$ and $W_K$ stand for season, weather and start; those of $W_V$ for spring, wind and rain. $W_Q$ is scaled by 6, so that a matching key scores $6/\sqrt 3 \approx 3.5$ and clearly wins the softmax. A trained model learns such rows; these are chosen by hand. No key is forbidden yet: the mask passed to `masked_softmax` is all True.
 """)
 
 code("""
@@ -119,14 +119,14 @@ Every symbol keeps one meaning throughout the course; a section number in parent
 | $S$, $s$ | scores: the matrix, and $s_{ij}$ of query i and key j |
 | $\alpha$ | attention weight $\alpha_{ij}$ of query i on key j |
 | $Y$, $y$ | output of a head or a layer; its rows $y_i$ |
-| $i$, $j$, $t$ | index of a query in one pass (query i stands at position i when nothing is cached and at position $t_k - t_q + i$ in a step after a cache; Figure 1.1), position of a key, any position |
+| $i$, $j$, $t$ | index of a query in one pass (at position i without a cache and at $t_k - t_q + i$ in a cached step; Figure 1.1), position of a key, any position |
 | $b$, $h$, $a$ | a sequence of the batch, a head, a coordinate within a head |
 | $c$ | a feature: an index along the width D; feature $h \cdot d + a$ is coordinate a of head h (§2.2) |
 | $\ell$ | a layer |
 | $n$ | positions stored in a cache (§5, §7) |
 | $m$ | the number of a block of 64 queries, counted from 0 (§5.9) |
 | $t_q$, $t_k$ | numbers of queries and of keys in one cached step (§5.1) |
-| $p$ | a prefix length: in the future-perturbation test (§4, §7); of a line of verse (§8.1) |
+| $p$ | a prefix length: of the input in the future-perturbation test (§4, §7), or of a line of verse (§8.1) |
 | $I$ | identity matrix |
 | $\mathcal L$ | loss; $\mathcal L^*$ the lowest loss a causal model can reach (§7.2) |
 | $\tau$ | a training step (§7.3, §8) |
@@ -189,7 +189,7 @@ Installing the package also installs NumPy; `[learner]` adds the rest of what th
 
 ## 0.6 The shared library `lib`
 
-Most of the code the course teaches lives in one small NumPy package, `lib`. There each function is written once, and the notebooks import it. Code that a notebook defines in its own cells serves only that notebook and stays out of `lib`: for example the position encodings that §3.5 compares, §4.8's `dropout_forward`, and §7's `prefix_loss_and_grads`, `hidden_future_logits` and `generate_without_cache`. The docstring of almost every function of `lib` that the course teaches begins with the section that teaches it. One of these functions, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it, names the few whose docstrings name no section, and leaves out `lib.validate`, which only checks arguments. It also gives a glossary of the course's terms in all three languages.
+Most of the code the course teaches lives in one small NumPy package, `lib`. There each function is written once, and the notebooks import it. Code that a notebook defines in its own cells serves only that notebook and stays out of `lib`: for example the position encodings that §3.5 compares, §4.8's `dropout_forward`, and §7's `prefix_loss_and_grads`, `hidden_future_logits` and `generate_without_cache`. Almost every function of `lib` that the course teaches begins its docstring with the number of the section that teaches it. One of these functions, `unmasked_attention`, computes in a single call the attention of §0.2, which reads every key. §1.9 uses it as a negative control; §4 runs the same computation inside the model with `model.forward(ids, causal=False)`. The [appendix](appendix.ipynb) lists every function and class of `lib` with the section that teaches it, names the few whose docstrings name no section, and leaves out `lib.validate`, which only checks arguments. It also gives a glossary of the course's terms in all three languages.
 """)
 
 md(r"""

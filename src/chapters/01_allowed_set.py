@@ -5,7 +5,7 @@ md(r"""
 
 In the example of §0.2 every query read every position, its future included. For a model trained to predict the next token, that is fatal: the answer for position t sits at position t + 1, and a query that can read it will copy it instead of learning to predict it.
 
-This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before softmax rather than after it. Along the way we settle the data protocol the whole course relies on: how texts become ids, how a batch is padded, and which outputs are scored.
+This section fixes what each query may read, the **allowed set**, and shows why the restriction has to be applied before the softmax, not after it. Along the way we settle the data protocol the whole course relies on: how texts become ids, how a batch is padded, and which outputs are scored.
 """)
 
 md(r"""
@@ -60,7 +60,7 @@ These weights are the lower triangle of ones, each row divided by its number of 
 """)
 
 md(r"""
-Exercise mask-3 (exercise set 1) turns these properties into a check: every entry is finite, no weight is negative, every forbidden weight is exactly 0, and every row sums to 1 within a tolerance `atol`, that is $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The row-sum check in the code cell above, `np.allclose(weights.sum(axis=1), 1.0)`, is looser: it adds a relative tolerance (by default $10^{-5}$ of the expected value) to its absolute one ($10^{-8}$). That is fine for a demonstration, but not for mask-3.
+Exercise mask-3 (exercise set 1) turns these properties into a check: every entry is finite, no weight is negative, every forbidden weight is exactly 0, and every row sums to 1 within a tolerance `atol`, that is $\lvert \sum_j \alpha_{ij} - 1 \rvert \le$ `atol`. The row-sum check in the code cell above, `np.allclose(weights.sum(axis=1), 1.0)`, is looser than mask-3's default `atol = 1e-9`: it adds a relative tolerance ($10^{-5}$ of the expected value, by default) to an absolute one ($10^{-8}$). That is fine for a demonstration, but not for mask-3.
 """)
 
 md(r"""
@@ -152,7 +152,7 @@ assert "row (2,)" in str(err)
 """)
 
 md(r"""
-Passed by mistake, the complement `~allowed` makes every query read exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds, the last query reads every key, so the complement always has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So do not count on the error: build the mask with `causal_allowed` and pass it unchanged.
+If the complement `~allowed` is passed by mistake, every query reads exactly the keys it must not read. Here the mistake is caught only because the last row of the complement is all False: query 2 would read nothing, and `masked_softmax` raises. In every mask that `causal_allowed` builds with at least one query, the last query reads every key, so the complement has an empty last row. A mask that also excludes padding may have no row that reads every key, and then its complement passes without an error (§1.8 shows one). So do not count on the error: build the mask with `causal_allowed` and pass it unchanged.
 """)
 
 md(r"""
@@ -166,7 +166,7 @@ def softmax(s):
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
-#en wrong: forbidden scores set to 0 instead of being excluded
+#en wrong: forbidden scores set to 0 instead of −∞
 zero_scores = softmax(np.where(allowed, S, 0.0))
 print(as_fractions(zero_scores))
 print(np.exp(0.0))
@@ -224,6 +224,8 @@ plots.heatmaps(
     labels=[as_fractions(weights), as_fractions(zero_scores),
             as_fractions(wrong)],
     row_sums=True, lang="{{lang}}",
+    sum_labels=[as_fractions(m.sum(axis=1))[0]
+                for m in (weights, zero_scores, wrong)],
 )
 plt.show()
 """, alt="Three 3×3 heatmaps, rows i are queries, columns j keys. Left, masked_softmax: zeros above the diagonal, every row sums to 1. Middle, forbidden scores set to 0: 1/3 everywhere, the future is read. Right, softmax then zeroing: row sums 1/3, 2/3, 1.")
@@ -290,7 +292,7 @@ assert "row (0,)" in str(err)
 md(r"""
 With $-\infty$, row 0 computes $\exp(-\infty - (-\infty))$, which is NaN, and NaN silently spreads through every later computation. A large finite negative number in place of $-\infty$ is more insidious still. In rows 1 and 2 it does work: those rows still have a readable key, so $\exp(-10^9 - s_{\max})$, where $s_{\max}$ is the row's largest allowed score, underflows to exactly 0 and the weights match those of `masked_softmax` to the last bit. But in row 0, the empty row, every score was replaced by the same constant, and softmax returns the uniform [1/3, 1/3, 1/3]: query 0 reads positions 0, 1 and 2, its future included, without any warning. For the same row, `masked_softmax` refuses and names the row.
 
-Hence the rule of this course: a row with no readable key (an empty row) is an error and raises an exception; it never becomes NaN and never quietly turns into a uniform row. No mask of the course's model has an empty row: the condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
+Hence the rule of this course: a row with no readable key (an empty row) is an error, and `masked_softmax` raises an exception on it; it never becomes NaN and never quietly turns into a uniform row. No mask of the course's model has an empty row: the condition is $j \le i$, so every query may read its own key. That needs at least as many keys as queries, which is why `causal_allowed` refuses more queries than keys:
 """)
 
 code("""
@@ -339,13 +341,13 @@ assert ((inputs == EOS) == ~scored).all()
 md(r"""
 Five positions are scored, and two of their targets are EOS: position 2 of 春雨 and position 1 of 雨. They are the real ends of the texts, and the model has to learn to predict EOS there. Treat EOS as padding and ignore it (say, by dropping the positions where `targets == EOS` from the loss) and only 3 scored positions remain; the model never learns where a text ends.
 
-Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass receives no padding mask and never masks a position because of the token it holds: to it, an input EOS is an ordinary token id.
+Because of the way `collate` lays out a batch, the positions whose input is EOS are the positions whose target is −100. Even so, only the targets decide what is scored. The forward pass never masks a position because of the token it holds: to it, an input EOS is an ordinary token id.
 """)
 
 md(r"""
 Two different things must be kept apart here. The query at a padded position produces an **unscored output**: it has keys to read (at least itself), it computes an output as usual, and only its target, −100, keeps that output out of the loss.
 
-An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over and there is no output to compute, so `masked_softmax` must raise (§1.7). The targets decide the first, the mask decides the second. Two mistakes follow from confusing them: letting an empty row pass as "padding, unscored anyway", and raising on a padded query or zeroing its output as if its row were empty.
+An **empty row** is a query with no key to read at all: its softmax has nothing to normalise over and there is no output to compute, so `masked_softmax` must raise (§1.7). The targets decide the first, the mask decides the second. Confusing them leads to two mistakes. One lets an empty row through as "padding, unscored anyway". The other raises an error on a padded query, or zeroes its output, as if its row were empty.
 
 For every position of the batch, here is the number of keys it may read and whether it is scored:
 """)
@@ -485,7 +487,7 @@ A zero weight therefore cannot tell which keys were forbidden; only the mask can
 
 ### EOS is not a padding index
 
-§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input, so making it either index would erase a real token (its input vector, or its targets in the loss). Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. The value −100 is not a token id at all, and `decode` refuses it outright:
+§1.8 said that the forward pass takes no padding mask and that an input EOS is an ordinary token id. For the same reason, EOS must not be made a padding index anywhere else: it must be neither the `padding_idx` of PyTorch's `nn.Embedding` nor the `ignore_index` of a loss. EOS is a real token: it is predicted as a target and has its own embedding vector as an input. As `padding_idx`, its embedding would be fixed at zero and never trained; as `ignore_index`, its targets would drop out of the loss. Either way a real token would be lost. Instead, the padding role is split between two things: an ordinary EOS as filler in the inputs, whose query is not scored, and −100 in the targets. The value −100 is not a token id at all, and `decode` refuses it outright:
 """)
 
 code("""
