@@ -1756,11 +1756,16 @@ def diagnose(exercise, observations):
             refuses = first in _REFUSALS or second in _REFUSALS
             if x[2] or y[2] or refuses:
                 (same if first == second else refusal if refuses else rest).append((x, y))
+    # an overflow slip (no maximum subtracted) shows itself only by nan, inf or an overflow error: an answer
+    # none of whose results overflowed is not told it, whatever else the pair explains
+    overflowed = any(not ok and _overflowed(expected, got) for _, _, expected, got, ok in seen)
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
             return _fallback(exercise, singles, seen)
         for (a, name_a, _), (b, name_b, _) in tier:
+            if not overflowed and any(set(m.operators) <= _OVERFLOWS for m in (a, b)):
+                continue
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
                 # a refusal left out fails one kind of test; the slip that changes values is named first
@@ -1779,11 +1784,18 @@ def diagnose(exercise, observations):
         return None if any(f is not None and f.id in _REGISTERED and not f.id.startswith("*/") for f, _ in found) \
             else _read_from_results(exercise, singles, seen)
     seconds = {None if s is None else s.id: s for _, s in found}
-    if set(seconds) == {first.id}:
-        # one slip made at two places (the mean and the variance both over time): the hint's one fix mends
-        # both, so there is no second mistake to announce
+    if set(seconds) <= {first.id} | _MENDS.get(first.id, set()):
+        # one slip made at two places (the mean and the variance both over time), or a second slip whose fix
+        # the first hint already asks for: the hint's one fix mends both, so there is no second mistake to
+        # announce
         return first
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
+
+
+# mistakes whose hint also asks for the fix of another: a finite fill for forbidden scores leaves an empty row
+# unrefused, and its hint says to check for empty rows and raise (a learner who fixes what it names gets full
+# marks, so a pair of the two is one mistake)
+_MENDS = {"mask-2/finite-fill": {"mask-2/empty-row-unchecked"}}
 
 
 TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text}. See §{section}.")
