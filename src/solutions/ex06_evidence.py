@@ -94,7 +94,7 @@ assert all(abs(py[n] - ours[n]) < 1e-12
 """)
 
 md("""
-**About the solution.** This route is independent because it shares no line of code with `lib`: the head split is a range of component indices, the scale is `math.sqrt(d)`, and the softmax, the weighted sum and $W_O$ are explicit loops. Had `lib` split the heads wrongly or scaled by `1/d`, its numbers would disagree with these. A transposed $W_O$ would not show, since the $W_O$ of §4.1 is symmetric.
+**About the solution.** This route is independent because it shares no line of code with `lib`: the head split is a range of component indices, the scale is `math.sqrt(d)`, and the softmax, the weighted sum and $W_O$ are explicit loops. Had `lib` split the heads wrongly or scaled by `1/d`, its number 3 would disagree with this route. Number 2 would not: it is 0.0 for any causal computation, so only number 3 can catch such a bug. A transposed $W_O$ would not show, since the $W_O$ of §4.1 is symmetric.
 
 The hidden tests of this exercise use random weights, because identity projections hide a whole class of mistakes (§6.3): on the model of §4.1, using $W_Q$ where $W_K$ belongs changes nothing at all.
 
