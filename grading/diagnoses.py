@@ -145,7 +145,7 @@ MISTAKES = {
          "the mask forbids the diagonal, so a query cannot read its own key. A key is allowed up to and "
          "including the query's own position (`≤`, not `<`)",
          "used < instead of ≤"),
-        ("top-left", ('top-left-alignment',), "5.1",
+        ("top-left", ('top-left-alignment',), "1.3",
          "with fewer queries than keys, the mask is aligned top-left. The last query must be allowed to read the "
          "last key: "
          "align bottom-right",
@@ -157,10 +157,10 @@ MISTAKES = {
          "each query may read its own key and every key after it, the future instead of the past: the two sides "
          "of the comparison are swapped. A key is allowed when its position is ≤ the query's position",
          "comparison reversed"),
-        ("one-ahead", ('one-more@key_position <= query_position',), "5.1",
+        ("one-ahead", ('one-more@key_position <= query_position',), "1.3",
          "every query reads one key of the future: the alignment is off by one",
          "alignment off by one"),
-        ("square", ('one-argument-for-another@causal_allowed:tk',), "5.1",
+        ("square", ('one-argument-for-another@causal_allowed:tk',), "1.3",
          "the result is always tq×tq: the number of keys tk is not used (after a cache there are fewer queries "
          "than keys)",
          "ignored tk"),
@@ -378,35 +378,35 @@ MISTAKES = {
     ),
     "cost-1": _mistakes(
         "cost-1",
-        ("keys-only", ('dropped-first-factor@=2 * n_layers',), "5.6",
+        ("keys-only", ('dropped-first-factor@=2 * n_layers',), "2.6",
          "the KV-cache size is exactly half the right value: keys and values are both stored (a factor of 2)",
          "KV cache missing the factor 2"),
         ("three-matrices", ('constant-off-by-one',), "2.6",
          "the parameter count is 3·D² per layer: W_O is a D×D matrix too (4·D² in all)",
          "W_O not counted"),
-        ("fixed-itemsize", ('fixed-itemsize',), "5.6",
+        ("fixed-itemsize", ('fixed-itemsize',), "2.6",
          "the bytes do not depend on the dtype: each element takes the dtype's itemsize (2 for float16, 4 for "
          "float32, 8 for float64)",
          "dtype ignored"),
-        ("elements", ('dropped-factor@=2 * n_layers * batch * length * n_heads * head_width * itemsize',), "5.6",
+        ("elements", ('dropped-factor@=2 * n_layers * batch * length * n_heads * head_width * itemsize',), "2.6",
          "the KV cache counts elements, not bytes: multiply by the itemsize",
          "elements, not bytes"),
-        ("one-layer-cache", ('dropped-factor@=2 * n_layers',), "5.6",
+        ("one-layer-cache", ('dropped-factor@=2 * n_layers',), "2.6",
          "the KV-cache size covers one layer only: every layer has a cache of its own",
          "cache for one layer"),
-        ("one-head-cache", ('dropped-factor@=2 * n_layers * batch * length * n_heads',), "5.6",
+        ("one-head-cache", ('dropped-factor@=2 * n_layers * batch * length * n_heads',), "2.6",
          "the KV cache counts one head's width d: all heads together are H·d = D",
          "cache for one head"),
         ("zero-layers", ('dropped-check@attention_costs:if n_layers < 1',
                          'one-less@attention_costs:n_layers < 1'), "2.6",
          "n_layers = 0 is not refused: a model without layers is not a valid input; raise a ValueError",
          "accepted 0 layers"),
-        ("float-division", ('true-division',), "5.6",
+        ("float-division", ('true-division',), "2.6",
          "the counts come back as floats: the head width is computed with `/`. Use `//` instead, since d = D // H is "
          "a whole number",
          "/ instead of //"),
         ("cache-full-width", ('width-for-head-width@=head_width',
-                              'factor-twice@=2 * n_layers * batch * length * n_heads'), "5.6",
+                              'factor-twice@=2 * n_layers * batch * length * n_heads'), "2.6",
          "the KV cache grows with the number of heads: each head stores d = D / H numbers per position, so all "
          "heads together store D, not H·D",
          "H·D per position"),
@@ -414,14 +414,14 @@ MISTAKES = {
          "the parameter count shrinks as H grows: W_Q, W_K, W_V and W_O are each D×D, whatever the number of "
          "heads",
          "D×d matrices"),
-        ("bits", ('bits-for-bytes',), "5.6",
+        ("bits", ('bits-for-bytes',), "2.6",
          "the KV-cache size is 8 times too large: the itemsize counts bytes (4 for float32), not bits",
          "bits, not bytes"),
         ("indivisible-accepted", ('dropped-check@attention_costs:if width % n_heads',), "2.2",
          "a width the number of heads does not divide is not refused: check width % n_heads first and raise "
          "a ValueError",
          "accepted an indivisible width"),
-        ("head-width-twice", ('factor-twice@=2 * n_layers * batch * length * n_heads * head_width',), "5.6",
+        ("head-width-twice", ('factor-twice@=2 * n_layers * batch * length * n_heads * head_width',), "2.6",
          "the KV cache is d times too large: the head width d is counted twice. Per position, each head "
          "stores d numbers for its key and d for its value",
          "head width counted twice"),
@@ -529,8 +529,9 @@ MISTAKES = {
            "refused: it changes the last query itself; require 0 ≤ i, j < T − 1 and raise a ValueError otherwise",
          "accepted the last position"),
         ("batch-rows", ('without-ellipsis',), "3.4",
-         "in a batch, two whole sequences are swapped. Swap two positions inside every sequence: index the last axis",
-         "swapped sequences of the batch"),
+         "in a batch, the swap indexes the first axis (whole sequences) instead of the last. Swap two positions "
+         "inside every sequence: `[..., [i, j]]`",
+         "swap on the first axis"),
         ("signed", ('no-abs', 'no-abs-other-order'), "3.4",
          "the absolute value of the change is not taken. Report the largest absolute change",
          "no absolute value"),
@@ -883,6 +884,9 @@ MISTAKES = {
         ("interleaved", ('strided-heads',), "2.2",
          "head h takes every H-th feature (h, h+H, …): its features are the contiguous block h·d … h·d + d − 1",
          "interleaved features"),
+        ("scale-by-d", ('scale-by-d',), "2.3",
+         "the scores are divided by d instead of √d: divide each head's scores by √d",
+         "scaled by d, not √d"),
     ),
     "dec-1": _mistakes(
         "dec-1",
@@ -1140,7 +1144,8 @@ GENERIC = {
         "*/scale-by-d", ("scale-by-d",),
         "the scores are divided by d instead of √d (or by √d twice: the attention you call may already scale). "
         "Divide each head's scores by √d once",
-        "2.3", "scaled by d, not √d", _WEIGHTS),
+        # evidence-1 calls no attention (neither NumPy nor lib): it has a text of its own, without the twice
+        "2.3", "scaled by d, not √d", ("heads-3", "cache-2")),
     "weight-for-another": Mistake(
         "*/weight-for-another", ('one-argument-for-another@=w_k', 'one-argument-for-another@=w_v',
                                  'one-argument-for-another@=w_o',
@@ -1756,11 +1761,16 @@ def diagnose(exercise, observations):
             refuses = first in _REFUSALS or second in _REFUSALS
             if x[2] or y[2] or refuses:
                 (same if first == second else refusal if refuses else rest).append((x, y))
+    # an overflow slip (no maximum subtracted) shows itself only by nan, inf or an overflow error: an answer
+    # none of whose results overflowed is not told it, whatever else the pair explains
+    overflowed = any(not ok and _overflowed(expected, got) for _, _, expected, got, ok in seen)
     found = []
     for tier in (same, refusal, rest):
         if len(tier) > _MAX_PAIRS:
             return _fallback(exercise, singles, seen)
         for (a, name_a, _), (b, name_b, _) in tier:
+            if not overflowed and any(set(m.operators) <= _OVERFLOWS for m in (a, b)):
+                continue
             pair = bugs.pair(a, b)
             if pair is not None and _fits(exercise, pair, seen):
                 # a refusal left out fails one kind of test; the slip that changes values is named first
@@ -1779,11 +1789,18 @@ def diagnose(exercise, observations):
         return None if any(f is not None and f.id in _REGISTERED and not f.id.startswith("*/") for f, _ in found) \
             else _read_from_results(exercise, singles, seen)
     seconds = {None if s is None else s.id: s for _, s in found}
-    if set(seconds) == {first.id}:
-        # one slip made at two places (the mean and the variance both over time): the hint's one fix mends
-        # both, so there is no second mistake to announce
+    if set(seconds) <= {first.id} | _MENDS.get(first.id, set()):
+        # one slip made at two places (the mean and the variance both over time), or a second slip whose fix
+        # the first hint already asks for: the hint's one fix mends both, so there is no second mistake to
+        # announce
         return first
     return _Pair(first, next(iter(seconds.values())) if len(seconds) == 1 else None)
+
+
+# mistakes whose hint also asks for the fix of another: a finite fill for forbidden scores leaves an empty row
+# unrefused, and its hint says to check for empty rows and raise (a learner who fixes what it names gets full
+# marks, so a pair of the two is one mistake)
+_MENDS = {"mask-2/finite-fill": {"mask-2/empty-row-unchecked"}}
 
 
 TEMPLATE = text("grading.diagnoses.template", "What this suggests: {text}. See §{section}.")

@@ -265,8 +265,11 @@ def test_the_right_answers_get_no_diagnosis():
     # one slip at two places: the hint's one fix mends both (the judge of held-out set 5 found these claims false)
     ("causal-4:heldout5-098", False), ("causal-4:heldout5-104", False), ("dec-2:heldout5-143", False),
     ("dec-3:heldout5-149", False), ("causal-4:over-time", False),
-    # two mistakes: a finite fill and no check for an empty row
-    ("mask-2:heldout5-009", True)])
+    # a finite fill and no check for an empty row: the finite-fill hint already asks for the check, and fixing
+    # what it names gives full marks (read84, C1), so no second mistake is announced
+    ("mask-2:heldout5-009", False), ("mask-2:read84-finite-fill", False),
+    # two mistakes: int32 results and an empty batch accepted
+    ("data-1:dev7-027", True)])
 def test_a_second_mistake_is_announced_only_when_there_is_one(name, second, corpus_outcomes):
     entry = next(e for e in CORPUS if e.name == name)
     mistake = outcome(entry)["mistake"]

@@ -119,7 +119,7 @@ _NUMBERED = "numbered input of random size (shows where every entry goes)"
 def _cost1_public():
     return [
         Case("gpt2-small", (1, 1024, 768, 12, 12, "float32"),
-             label="the example of §5.6: 12 layers, D = 768, H = 12, T = 1024, float32"),
+             label="GPT-2 small: 12 layers, D = 768, H = 12, T = 1024, float32"),
         Case("chapter-model", (1, 8, 4, 2, 1, "float64"),
              label="the course's model: 1 layer, D = 4, H = 2, T = 8, float64"),
         Case("batch-float16", (8, 512, 512, 8, 6, "float16"),

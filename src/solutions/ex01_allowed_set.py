@@ -107,7 +107,7 @@ Now turn the rules into a test. Write `is_valid_attention(weights, allowed, atol
 * no entry is negative;
 * every row sums to 1 within `atol`.
 
-The check tests exactly these four conditions, nothing more. They are necessary but not sufficient: weights whose row 1 is `[1, 0, 0]`, with key 1 allowed, pass, although in exact arithmetic no finite scores give an allowed key a weight of exactly 0. `allowed` broadcasts to the shape of `weights`. For these inputs the function returns a bool (a NumPy `np.bool_` is fine) and never raises. Then run it on the weights of mask-2 and on the "softmax first, zeros after" weights: a good check accepts the first and rejects the second.
+Test exactly these four conditions, nothing more. They are necessary but not sufficient: a row 1 of `[1, 0, 0]` passes, although key 1 is allowed and, in exact arithmetic, no finite scores give an allowed key a weight of exactly 0. `allowed` broadcasts to the shape of `weights`. For these inputs the function returns a bool (a NumPy `np.bool_` is fine) and never raises. Then run it on the weights of mask-2 and on the "softmax first, zeros after" weights: a good check accepts the first and rejects the second.
 """)
 
 code(reference_cell("is_valid_attention"))
@@ -130,7 +130,7 @@ assert (is_valid_attention(zero_on_allowed, allowed) and allowed[1, 1]
 """)
 
 md("""
-**About the solution.** A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` slips through "no negative entry", since every comparison with it is False; with a finite `atol` the row sums already reject it and any infinity, so the finiteness test only makes the failure explicit. Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.
+**About the solution.** A check that only looks at the upper-right triangle passes "softmax first, zeros after": the future entries there are zero indeed, but the rows sum to 1/3 and 2/3. A check of row sums alone passes a row such as `[1.5, -0.5, 0]`. `nan` passes "no negative entry", because every comparison with `nan` is False. With a finite `atol` the row-sum test already rejects `nan` and any infinity; the finiteness test just makes the reason explicit. Mind rounding: correct weights may sum to `0.9999999999999999`, so row sums are compared within a tolerance, while forbidden entries are compared exactly, `!= 0`.
 
 The check cannot demand positive weights on allowed keys either: in floating point an allowed weight does underflow to 0 when its score lies far enough below the row's maximum (§1.10). So `True` means "consistent with the output of a masked softmax within `atol`", not "produced by one".
 """, tags=("solution",))
@@ -143,7 +143,7 @@ Write `collate(texts, vocab)`, which turns a list of texts into a batch followin
 * the inputs are `BOS`, then `ids`, and `EOS` in every remaining position;
 * the targets are `ids`, then one `EOS`, and `IGNORE` (−100) in every remaining position.
 
-The `EOS` among the targets is scored: it is how the model learns to stop at the end of a text. −100 appears only at padded positions and is not scored. An `EOS` among the inputs is only padding, and the inputs do not decide what is scored. An empty batch or an empty text raises `ValueError`.
+The `EOS` among the targets is scored: it is how the model learns to stop at the end of a text. −100 appears only at padded positions and is not scored. An `EOS` in the inputs is only padding: the targets alone decide what is scored. An empty batch or an empty text raises `ValueError`.
 """)
 
 code(reference_cell("collate"))
@@ -169,5 +169,5 @@ assert (inputs[~scored] == EOS).all(), needs_exercise("data-1")
 """)
 
 md("""
-**About the solution.** Inputs and targets are offset by one: the input at position `t` is token `t`, already seen (position 0 holds `BOS`) and the target is the next token, so the target after the last character is `EOS`. That `EOS` must be scored, or the model never learns when to stop; replacing every `EOS` in the targets by −100, as if it were padding, loses exactly this. Padded positions always get the target −100, and only the targets decide what is scored: whether an input is `EOS` cannot decide it, since `EOS` is also an ordinary token id. The longest text sets the shape, and `T` is one more than its length because the inputs start with an extra `BOS`. An empty text is refused: its row would hold a single scored `EOS` and no text to learn from, which almost always means the data is broken.
+**About the solution.** Inputs and targets are offset by one: the inputs are `BOS` followed by the text, the targets are the text followed by `EOS`. At every position the input is a token already seen and the target is the one after it, so the target after the last character is `EOS`. That `EOS` must be scored, or the model never learns when to stop; replacing every `EOS` in the targets by −100, as if it were padding, loses exactly this. Padded positions always get the target −100, and only the targets decide what is scored: whether an input is `EOS` cannot decide it, since `EOS` is also an ordinary token id. The longest text sets the shape, and `T` is one more than its length because the inputs start with an extra `BOS`. An empty text is refused: its row would hold a single scored `EOS` and no text to learn from, which almost always means the data is broken.
 """, tags=("solution",))

@@ -7,7 +7,7 @@ md("# Exercise set 2: heads", tags=("exercise",))
 md("# Solutions to exercise set 2: heads", tags=("solution",))
 
 md("""
-This notebook goes with §2 and works like exercise set 1: replace the line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. The grader adds hidden tests on random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
+This notebook goes with §2 and works like exercise set 1: replace each line `raise NotImplementedError  # TODO` in a function with your code and run the `check(...)` cell below it. Each function has one such line, except `split_heads` (heads-1), which has two: one before the given `reshape` and one after it. The grader adds hidden tests on random data. Write splitting, merging and multi-head attention yourself rather than calling the functions of the same names in `lib.attention`; `causal_attention` from §1 is yours to use.
 
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
@@ -125,7 +125,7 @@ assert np.allclose(out[0], expected), needs_exercise("heads-3")
 """)
 
 md("""
-**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the output may be negative and is no longer a probability vector. Row 1 of the example, `[1, 1, -0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
+**About the solution.** The three projections are full-width `(D, D)` matrices and the split comes after them; every head computes its scores in its own `d`-dimensional subspace and takes its own softmax. `w_o` cannot be skipped: it mixes the concatenated heads, which is why the example's outputs have negative entries. No weighted average of its values, whose entries are all 0 or 1, could have one (§2.5). Row 1 of the example, `[1, 1, -0.339523, 0.339523]`, checks at once the order of splitting and merging and that `w_o` is applied.
 """, tags=("solution",))
 
 md("""

@@ -110,7 +110,7 @@ assert abs(numeric - d_token[4, 0]) < 1e-6, needs_exercise("pos-1", "pos-2")
 """)
 
 md("""
-**About the solution.** `np.add.at` is an unbuffered scatter-add: every contribution of a repeated id is added. The position gradient does not need it, since positions within one sequence never repeat; all sequences of a batch share rows `offset … offset+T-1`, so the batch axis is summed first. The range check must come before writing: past the end of the table a slice silently gets shorter, and with a negative offset the rows land elsewhere.
+**About the solution.** `np.add.at` is an unbuffered scatter-add: every contribution of a repeated id is added. The position gradient does not need it, since positions within one sequence never repeat; all sequences of a batch share rows `offset … offset+T-1`, so the batch axis is summed first. The range check must come before writing, because a slice raises no error of its own: past the end of the table it silently gets shorter, and a negative offset counts from the end of the table. The write then puts the rows in the wrong place (`[-5:-2]` writes rows `C-5 … C-3`), writes nothing, or fails with a broadcast error that says nothing about positions.
 """, tags=("solution",))
 
 md("""

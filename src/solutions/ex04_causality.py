@@ -63,7 +63,7 @@ print(future_perturbation_change(model.forward, ids, 3, 0),
 """)
 
 md("""
-**About the solution.** The assignment `perturbed[..., position:] = replacement` works for one id and for an array, and for batches. Change a copy: modifying `ids` itself would make "before" and "after" the same input, and the test would always pass. For the causal model the change is exactly 0 here: the prefix rows never read the future rows at all.
+**About the solution.** The assignment `perturbed[..., position:] = replacement` works for one id and for an array, and for batches. Change a copy: modifying `ids` itself would make `before` and `after` the same input, and the test would always pass. For the causal model the change is exactly 0 here: the prefix rows never read the future rows at all.
 """, tags=("solution",))
 
 md("""
@@ -129,7 +129,7 @@ md("""
 
 Testing a single position may happen to pick the wrong one. Write `leak_sweep(forward, ids, replacement_token)`: for every `p = 1 … T-1`, replace every token from `p` on by `replacement_token` and record the prefix change; return a float64 array of shape `(T-1,)` whose entry `p-1` belongs to position `p`. `ids` has shape `(T,)`; `T < 2` raises `ValueError`.
 
-Then sweep `suspect` and give the verdict with `perturbation_verdict`. As the negative control, `control`, the clean model with its mask off, will do: a control only has to show that this perturbation, on these ids, can move a prefix, and that model does.
+Then sweep `suspect` and give the verdict with `perturbation_verdict`. For the negative control, use `control`, the clean model with its mask off. A control only has to show that this perturbation, on these ids, can move a prefix, and this one does.
 """)
 
 code(reference_cell("leak_sweep"))

@@ -134,7 +134,7 @@ Write `cache_error(forward, step, new_cache, ids)`:
 * `new_cache()` returns an empty cache; `step(token, cache)` takes one token (an `int`) and returns its output `(D,)`;
 * starting from a fresh empty cache, call `step` token by token, stack the outputs into an array `(T, D)` and return the largest absolute difference from the full outputs, as a `float`.
 
-A correct cache gives a number of the size of rounding error. The cell below also runs a step whose position is always reset to 0, as a negative control: the test has to see that it is wrong. Think about it: why can a sequence of a single token not reveal this bug?
+A correct cache gives a number of the size of rounding error. The cell below also runs a step whose position is always reset to 0, as a negative control: the test has to see that it is wrong. Think about it: why can a one-token sequence not reveal this bug?
 """)
 
 code(reference_cell("cache_error"))

@@ -9,7 +9,7 @@ md("# Solutions to exercise set 6: an independent check", tags=("solution",))
 md("""
 This notebook goes with §6 and works like the previous exercise sets: replace the line `raise NotImplementedError  # TODO` with your code and run the `check(...)` cell below it.
 
-§6.2 explains why an independent route of computation is needed: if `lib` had a bug, assertions that compare two uses of `lib` could all pass together. Here you write that route yourself: multi-head attention in plain Python (lists, loops and the `math` module), which you then use to recompute numbers 2 and 3 of the table of §6 and compare them with `lib`. A function that uses NumPy or `lib` is no longer an independent check: `check` prints a warning and the grader gives no points for it.
+§6.2 explains why an independent route of computation is needed: if `lib` had a bug, assertions that compare two uses of `lib` could all pass together. Here you write that route yourself: multi-head attention in plain Python (lists, loops and the `math` module), which you then use to recompute numbers 2 and 3 of the table in §6.1 and compare them with `lib`. A function that uses NumPy or `lib` is no longer an independent check: `check` prints a warning and the grader gives no points for it.
 
 Points are earned as in exercise set 1: an exercise earns its points when all its tests, public and hidden, pass. `check` counts the public tests that pass (for example `6/6 ✓`), not points.
 """, tags=("exercise",))
@@ -42,7 +42,8 @@ md("""
 
 Write `attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True)`, one pass of multi-head attention over one sequence that agrees with `lib.attention.multi_head_attention`:
 
-* `x` is a list of `T` rows of `D` floats each; `w_q`, `w_k`, `w_v` and `w_o` are lists of `D` rows of `D` numbers. The convention is row vectors: component `c` of query `i` is `sum(x[i][r] * w_q[r][c] for r in range(D))`, and likewise for the keys, the values and the output projection.
+* `x` is a list of `T` rows of `D` floats each; `w_q`, `w_k`, `w_v` and `w_o` are lists of `D` rows of `D` numbers.
+* Use row vectors: component `c` of query `i` is `sum(x[i][r] * w_q[r][c] for r in range(D))`, and likewise for the keys, the values and the output projection.
 * Head `h` uses components `h·d … (h+1)·d - 1` of the queries, keys and values, with `d = D / H`. A score is the dot product of a query and a key times `1/√d`; with `causal=True` query `i` reads only the keys `j ≤ i`, with `causal=False` it reads all of them. Take a softmax over the keys it reads (subtracting the largest score first, so that nothing overflows) and a weighted sum of the values.
 * Concatenate the heads' results, head by head, into `D` numbers, multiply by `w_o`, and return a list of `T` rows of `D` floats.
 * A `D` that `n_heads` does not divide raises `ValueError`.
@@ -57,7 +58,7 @@ check("evidence-1", attention_py)
 """)
 
 md("""
-Now use it to recompute the pair of numbers of §6.1. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position; number 2 is the largest change of the first two output rows with the mask, number 3 the change with the mask off. The model of §4.1 uses identity matrices for $W_Q$, $W_K$ and $W_V$; the token table, the position table and $W_O$ are taken from the model as lists, and from then on everything goes through `attention_py`. Each printed row gives the number, the plain-Python value, the value from `lib` and whether the two agree within $10^{-12}$.
+Now use it to recompute numbers 2 and 3 of the table in §6.1. `<bos> 春 雨` and `<bos> 春 <unk>` differ only at the last position; number 2 is the largest change of the first two output rows with the mask, number 3 the change with the mask off. The model of §4.1 uses identity matrices for $W_Q$, $W_K$ and $W_V$; the token table, the position table and $W_O$ are taken from the model as lists, and from then on everything goes through `attention_py`. Each printed row gives the number, the plain-Python value, the value from `lib` and whether the two agree within $10^{-12}$.
 """)
 
 code("""
@@ -94,7 +95,7 @@ assert all(abs(py[n] - ours[n]) < 1e-12
 """)
 
 md("""
-**About the solution.** This route is independent because it shares no line of code with `lib`: the head split is a range of component indices, the scale is `math.sqrt(d)`, and the softmax, the weighted sum and $W_O$ are explicit loops. Had `lib` split the heads wrongly or scaled by `1/d`, its numbers would disagree with these. A transposed $W_O$ would not show, since the $W_O$ of §4.1 is symmetric.
+**About the solution.** This route is independent because it shares no line of code with `lib`: the head split is a range of component indices, the scale is `math.sqrt(d)`, and the softmax, the weighted sum and $W_O$ are explicit loops. Had `lib` split the heads wrongly or scaled by `1/d`, its number 3 would disagree with this route. Number 2 would not: it is 0.0 for any causal computation, so only number 3 can catch such a bug. A transposed $W_O$ would not show, since the $W_O$ of §4.1 is symmetric.
 
 The hidden tests of this exercise use random weights, because identity projections hide a whole class of mistakes (§6.3): on the model of §4.1, using $W_Q$ where $W_K$ belongs changes nothing at all.
 

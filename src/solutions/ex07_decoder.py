@@ -44,7 +44,7 @@ md("""
 
 `weights = masked_softmax(scores, allowed)` takes the softmax along the last axis over the allowed set only. Given the upstream gradient `d_weights` (the gradient of the loss with respect to `weights`) and `weights` itself, write `masked_softmax_backward(d_weights, weights)`, returning the gradient of the loss with respect to `scores`, of the shape and dtype of `weights`.
 
-Write $\\alpha_j$ for the weights of one row and $g_j$ for its upstream gradient. Then $\\partial f/\\partial s_j = \\alpha_j\\,\\big(g_j - \\bar g\\big)$, where $\\bar g = \\sum_{j'} \\alpha_{j'} g_{j'}$. `allowed` is not needed: a forbidden entry has $\\alpha_j = 0$, so its gradient comes out 0, and it must be **exactly** 0. Raise `ValueError` when the two arrays differ in shape.
+Write $\\alpha_j$ for the weights of one row, $g_j$ for its upstream gradient and $\\mathcal L$ for the loss. Then $\\partial \\mathcal L/\\partial s_j = \\alpha_j\\,\\big(g_j - \\bar g\\big)$, where $\\bar g = \\sum_{j'} \\alpha_{j'} g_{j'}$. `allowed` is not needed: a forbidden entry has $\\alpha_j = 0$, so its gradient comes out 0, and it must be **exactly** 0. Raise `ValueError` when the two arrays differ in shape.
 """)
 
 code(reference_cell("masked_softmax_backward"))
@@ -202,5 +202,5 @@ print(round(handed_over.loss(inputs, targets), 4),
 md("""
 **About the solution.** The perturbation must change **every** future position, or the test checks less of the future than it claims; "the next id" guarantees this. The colleague's way of running the model has the mask off, so the verdict is `"leaks"`: that loss is below the bound of every causal model because position $t$ reads the answer directly. Run the same weights with the masked `model.forward` and the test says `"causal"`: a perturbation test judges **this computation**, not the training.
 
-Yet run with the mask, these weights, trained without it, have a loss of about 2.43, worse than the loss of a uniform guess, $\\ln 10 \\approx 2.3026$. This is not §7.3's loss with the future hidden (here the mask is switched on for a model trained without it), but it teaches the same lesson: in training, the model learned mostly to read the answer, not to predict without it in view. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
+Yet when these weights, trained without the mask, are run with it, their loss is about 2.43: worse than a uniform guess, whose loss is $\\ln 10 \\approx 2.3026$. This is not §7.3's loss with the future hidden (here the mask is switched on for a model trained without it), but it teaches the same lesson: in training, the model learned mostly to read the answer, not to predict without it in view. In the last example the model's attention writes nothing, so even the negative control sees no change and the verdict is `"blind"`: "the prefix did not change" proves nothing there, and only a different control, one that can leak, could turn it into a verdict.
 """, tags=("solution",))

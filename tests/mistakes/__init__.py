@@ -167,6 +167,13 @@ none when measured are named on other practice draws or by the grader, truly, an
 heldout9-099 (cache-2, no max subtraction: cache-2/no-max) and heldout9-117 (dec-1, one sum over the whole
 array: */one-rank-only).  Its 23 right answers all
 passed with no diagnosis and joined tests/right_answers (160).
+
+A fresh reader's answers (slugs ``read84-*``, tried with check() at 848591ba; not held out, tuned to) joined with
+the diagnosis now expected.  A finite fill without the empty-row refusal is one mistake, not two: the
+finite-fill hint already asks for the refusal, and fixing what it names gives full marks (heldout5-009, which
+the same pair named with "a second mistake", no longer claims one).  An overflow slip (no maximum subtracted) is
+named only when some result overflowed: read84-empty-cache-special-cased subtracts the maximum and passes the
+overflow test, yet was named cache-2/no-max with a second mistake; it now gets no name.
 """
 
 import importlib

@@ -287,6 +287,28 @@ def masked_softmax(scores, allowed):
 ]
 
 
+# ---- a fresh reader's answers (read84, tried with check() on 848591ba; not held out: tuned to) ------------
+ENTRIES += [
+    Entry('mask-1', 'read84-tril-top-left', r"""
+import numpy as np
+def causal_allowed(tq, tk):
+    return np.tril(np.ones((tq, tk)))
+""", 'mask-1/top-left',
+          mistake='np.tril aligns the mask top-left, and np.ones gives floats, not booleans.'),
+    Entry('mask-2', 'read84-finite-fill', r"""
+import numpy as np
+def masked_softmax(scores, allowed):
+    scores = np.asarray(scores)
+    allowed = np.broadcast_to(allowed, scores.shape)
+    masked = np.where(allowed, scores, -1e9)
+    w = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    return w / w.sum(axis=-1, keepdims=True)
+""", 'mask-2/finite-fill',
+          mistake='Fills forbidden scores with -1e9 and has no empty-row check: the one hint (check for empty rows '
+                  'and raise) gives full marks, so it is one mistake, not two.'),
+]
+
+
 # ---- held-out answers (issue 34) ----------------------------------------------------
 # Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
 # would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).

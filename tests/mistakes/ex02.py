@@ -300,6 +300,19 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads):
 ]
 
 
+# ---- a fresh reader's answers (read84, tried with check() on 848591ba; not held out: tuned to) ------------
+ENTRIES += [
+    Entry('cost-1', 'read84-keys-only', r"""
+import numpy as np
+def attention_costs(batch, length, width, n_heads, n_layers, dtype):
+    if width % n_heads: raise ValueError
+    if n_layers < 1: raise ValueError
+    return n_layers*4*width*width, n_layers*batch*length*width*np.dtype(dtype).itemsize
+""", 'cost-1/keys-only',
+          mistake='Counts the cached keys and forgets the values (half the cache).'),
+]
+
+
 # ---- held-out answers (issue 34) ----------------------------------------------------
 # Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
 # would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).

@@ -203,6 +203,21 @@ def last_row_swap_change(forward, ids, i, j):
 ]
 
 
+# ---- a fresh reader's answers (read84, tried with check() on 848591ba; not held out: tuned to) ------------
+ENTRIES += [
+    Entry('pos-3', 'read84-first-axis', r"""
+import numpy as np
+def last_row_swap_change(forward, ids, i, j):
+    ids = np.asarray(ids); T = ids.shape[-1]
+    if i == j or not (0 <= i < T - 1 and 0 <= j < T - 1): raise ValueError
+    s = ids.copy(); s[[i, j]] = ids[[j, i]]
+    return float(np.max(np.abs(forward(s)[..., -1, :] - forward(ids)[..., -1, :])))
+""", 'pos-3/batch-rows',
+          mistake='Indexes the first axis (s[[i, j]]): in a batch that swaps whole sequences, or raises IndexError '
+                  'when i or j is not below the batch size.'),
+]
+
+
 # ---- held-out answers (issue 34) ----------------------------------------------------
 # Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
 # would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).

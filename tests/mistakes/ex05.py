@@ -191,6 +191,25 @@ def cache_error(forward, step, new_cache, ids):
 ]
 
 
+# ---- a fresh reader's answers (read84, tried with check() on 848591ba; not held out: tuned to) ------------
+ENTRIES += [
+    Entry('cache-2', 'read84-empty-cache-special-cased', r"""
+import numpy as np
+def attention_step(x, keys, values, w_q, w_k, w_v, w_o, n_heads):
+    x = np.asarray(x); H = n_heads; d = x.shape[-1] // H
+    q = (x @ w_q).reshape(H, 1, d); k = (x @ w_k).reshape(H, 1, d); v = (x @ w_v).reshape(H, 1, d)
+    s = q @ np.swapaxes(keys, -1, -2) / np.sqrt(d)
+    w = np.exp(s - s.max(-1, keepdims=True)) if keys.shape[1] else np.zeros((H,1,0))
+    w = w / w.sum(-1, keepdims=True) if keys.shape[1] else w
+    heads = w @ values
+    keys = np.concatenate([keys, k], 1); values = np.concatenate([values, v], 1)
+    return heads.reshape(-1) @ w_o, keys, values
+""", None,
+          mistake='Attends to the old keys only, before appending the new one, and special-cases the empty cache to '
+                  'zero weights. It subtracts the maximum and passes the overflow test, so no-max must not be named.'),
+]
+
+
 # ---- held-out answers (issue 34) ----------------------------------------------------
 # Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
 # would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).

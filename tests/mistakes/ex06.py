@@ -34,6 +34,32 @@ ENTRIES = [
 ]
 
 
+# ---- a fresh reader's answers (read84, tried with check() on 848591ba; not held out: tuned to) ------------
+ENTRIES += [
+    Entry('evidence-1', 'read84-one-over-d', r"""
+import math
+def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
+    D = len(w_q)
+    if D % n_heads: raise ValueError
+    d = D // n_heads
+    proj = lambda rows, w: [[sum(r[i]*w[i][c] for i in range(D)) for c in range(D)] for r in rows]
+    q, k, v = proj(x, w_q), proj(x, w_k), proj(x, w_v)
+    out = []
+    for i in range(len(x)):
+        js = range(i+1) if causal else range(len(x))
+        row = []
+        for h in range(n_heads):
+            lo, hi = h*d, (h+1)*d
+            s = [sum(a*b for a, b in zip(q[i][lo:hi], k[j][lo:hi]))/d for j in js]
+            t = max(s); e = [math.exp(z - t) for z in s]; S = sum(e)
+            row += [sum(e_/S*v[j][c] for e_, j in zip(e, js)) for c in range(lo, hi)]
+        out.append(row)
+    return proj(out, w_o)
+""", 'evidence-1/scale-by-d',
+          mistake='Divides the scores by d instead of √d (with no attention of a library to call).'),
+]
+
+
 # ---- held-out answers (issue 34) ----------------------------------------------------
 # Written by someone who had not seen grading/diagnoses.py, this corpus or the bug operators, as learners
 # would write them, and measured once (the measurement is final; the diagnoses were not tuned to them).
@@ -335,7 +361,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
                        for c in range(h * d, (h + 1) * d))
         out.append(row)
     return matmul(out, w_o)
-""", '*/scale-by-d',
+""", 'evidence-1/scale-by-d',
           mistake='Scales the scores by 1/d instead of 1/sqrt(d).', heldout=True),
     Entry('evidence-1', 'heldout3-113', r"""
 import math
@@ -517,7 +543,7 @@ def attention_py(x, w_q, w_k, w_v, w_o, n_heads, causal=True):
             row.extend(sum(e[n] / z * v[j][c] for n, j in enumerate(js)) for c in range(a, b))
         out.append(row)
     return mm(out, w_o)
-""", '*/scale-by-d',
+""", 'evidence-1/scale-by-d',
           mistake='Scales the scores by 1/d instead of 1/sqrt(d).', heldout=True),
     Entry('evidence-1', 'heldout4-112', r"""
 import math
