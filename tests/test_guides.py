@@ -4750,7 +4750,7 @@ def test_the_readme_gives_the_rule_of_generated_notebooks_to_whoever_changes_the
             "so edit the source, not the notebook;") in further
     assert "generated from `src/`" not in text.split("## Further documentation", 1)[0]
     sets = sorted((ROOT / "src" / "solutions").glob("ex[0-9][0-9]_*.py"))
-    assert sets and all(re.search(r"[Rr]eplace (?:that|the) line", p.read_text(encoding="utf-8")) for p in sets)
+    assert sets and all(re.search(r"[Rr]eplace (?:that|the|each) line", p.read_text(encoding="utf-8")) for p in sets)
     builder = ast.get_docstring(ast.parse((ROOT / "tools" / "build_notebooks.py").read_text(encoding="utf-8")))
     assert "Each ``src/<kind>/<name>.py`` becomes ``<kind>/{zh,en,ru}/<name>.ipynb``" in builder
     assert "also yields ``exercises/{zh,en,ru}/<name>.ipynb``" in builder
