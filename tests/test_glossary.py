@@ -1034,7 +1034,7 @@ def test_a_layer_of_the_model_is_a_block_and_the_rule_names_its_exceptions():
     now names its exceptions, and the rows of docs/words.md catch the figure's old words in all three languages."""
     chapter = (ROOT / "src" / "chapters" / "07_decoder.py").read_text(encoding="utf-8")
     assert "a layer is always a block" not in chapter and "more and wider layers" not in chapter
-    assert ("In the prose of this course, layer $\\ell$, or a layer of the model, always means a block; only the "
+    assert ("In this course's prose, however, layer $\\ell$, or a layer of the model, always means a block; only the "
             "output layer $W_\\text{head}$ and layer normalisation keep their usual names.") in chapter
     old = [("tools/diagrams.py [decoder.mlp]", "en", "two layers with GELU between them, each row on its own"),
            ("tools/diagrams.py [decoder.mlp]", "zh", "两层网络，中间是 GELU，每一行单独计算"),
