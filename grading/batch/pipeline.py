@@ -676,7 +676,7 @@ def write_outputs(report, outputs, progress=None):
             _log(progress, f"grader: warning: {line}")
         _report.atomic_write(outputs.moodle_csv, text)
     if outputs.json:        # a report that keeps the batch's salt (no --key) holds the hidden tests' secret
-        private = bool(((report.get("grader") or {}).get("hidden_tests") or {}).get("salt"))
+        private = Secret.from_report(report.get("grader") or {}) is not None
         _report.atomic_write(outputs.json, _report.to_json(report), 0o600 if private else 0o644)
     if outputs.csv:
         _report.atomic_write(outputs.csv, _report.to_csv(report["rows"], lang))
